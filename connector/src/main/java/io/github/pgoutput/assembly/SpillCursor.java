@@ -1,0 +1,75 @@
+package io.github.pgoutput.assembly;
+
+import io.github.pgoutput.pgoutput.PgOutputMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
+import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.spill.SpillReader;
+import io.github.pgoutput.spill.SpilledMessage;
+
+/**
+ * The changes of a streamed transaction, read back from the spill and decoded again. Relation and Type messages met
+ * on the way are applied to the session's cache, so each change is resolved against the schema in force when it was
+ * written; at the end the transaction is discarded from the spill.
+ */
+final class SpillCursor implements ChangeCursor {
+
+    private final TransactionAssembler assembler;
+    private final Xid xid;
+    private final SpillReader reader;
+    private long index;
+    private boolean done;
+
+    SpillCursor(TransactionAssembler assembler, Xid xid, SpillReader reader) {
+        this.assembler = assembler;
+        this.xid = xid;
+        this.reader = reader;
+    }
+
+    @Override
+    public ChangeEvent next() {
+        if (done) {
+            return null;
+        }
+        assembler.checkUsable();
+        try {
+            while (true) {
+                SpilledMessage spilled = reader.next();
+                if (spilled == null) {
+                    reader.close();
+                    assembler.spill().discard(xid);
+                    done = true;
+                    return null;
+                }
+                PgOutputMessage message = assembler.decoder().decodeInStreamBlock(spilled.payload(), spilled.walPosition());
+                if (message instanceof Relation relation) {
+                    assembler.relations().apply(relation);
+                } else if (message instanceof Type type) {
+                    assembler.relations().apply(type);
+                } else if (message instanceof PgOutputMessage.Change || message instanceof LogicalMessage) {
+                    PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message;
+                    return new ChangeEvent(change, assembler.relations().relationsOf(change, spilled.walPosition()),
+                            spilled.walPosition(), index++);
+                } else {
+                    throw new AssemblyException("the spill of streamed transaction " + xid + " returned a '" + message.tag()
+                            + "' " + message.getClass().getSimpleName() + " at WAL position " + spilled.walPosition()
+                            + "; only changes, Relation, Type and transactional messages are spilled");
+                }
+            }
+        } catch (RuntimeException e) {
+            reader.close();
+            throw assembler.fail(e);
+        }
+    }
+
+    @Override
+    public boolean atEnd() {
+        return done;
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+}

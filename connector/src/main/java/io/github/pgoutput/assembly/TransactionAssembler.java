@@ -1,0 +1,337 @@
+package io.github.pgoutput.assembly;
+
+import io.github.pgoutput.pgoutput.PgOutputMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Begin;
+import io.github.pgoutput.pgoutput.PgOutputMessage.BeginPrepare;
+import io.github.pgoutput.pgoutput.PgOutputMessage.CommitPrepared;
+import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Origin;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.RollbackPrepared;
+import io.github.pgoutput.pgoutput.PgOutputMessage.StreamAbort;
+import io.github.pgoutput.pgoutput.PgOutputMessage.StreamCommit;
+import io.github.pgoutput.pgoutput.PgOutputMessage.StreamPrepare;
+import io.github.pgoutput.pgoutput.PgOutputMessage.StreamStart;
+import io.github.pgoutput.pgoutput.PgOutputMessage.StreamStop;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
+import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.spill.SpillReader;
+import io.github.pgoutput.spill.SpillUsage;
+import io.github.pgoutput.spill.TransactionSpill;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Turns the pgoutput message stream of one replication session into {@link Delivery deliveries} in commit order.
+ *
+ * <ul>
+ *   <li>A non-streamed transaction (B..C, or b..P in {@link PreparedTransactionMode#STAGE}) is already decided when
+ *       it arrives, so it is passed through: its delivery is handed out at Begin and its cursor pulls the changes
+ *       from the {@link MessageSource} as the consumer reads them.</li>
+ *   <li>The messages of stream blocks (S..E) go to the {@link TransactionSpill} as raw payloads, keyed by top-level
+ *       xid and (sub)transaction xid. Stream Commit / Stream Prepare hand out a delivery whose cursor reads the spill
+ *       back (verified complete first) and decodes it; Stream Abort discards the transaction or cuts off the
+ *       rolled-back subtransaction.</li>
+ *   <li>Relation and Type messages update the session's {@link RelationCache}. Those inside a stream block are
+ *       spilled in order with the changes and applied to the cache as the transaction is read back at its commit,
+ *       so every change gets the schema in force when it was written, and the cache ends up holding them, as the
+ *       server expects (it does not send them again after a stream commit).</li>
+ * </ul>
+ *
+ * <p>Anything that breaks the protocol's sequence rules (Commit without Begin, a change outside a transaction or
+ * stream block, nested Begin, Stream Commit for an unknown xid, a two-phase message in
+ * {@link PreparedTransactionMode#FAIL}) throws an {@link AssemblyException} naming the message and its WAL position;
+ * after that, and after any failure of the source or the spill, every call fails: reconnect with a new assembler.
+ *
+ * <p>The spill is cleared on construction: PostgreSQL streams unfinished transactions again after a reconnect.
+ * The assembler does not own the spill and does not close it. Not thread-safe; memory does not depend on
+ * transaction size (the open streamed transactions cost a map entry each).
+ */
+public final class TransactionAssembler implements AutoCloseable {
+
+    private final MessageSource source;
+    private final TransactionSpill spill;
+    private final StreamMessageDecoder decoder;
+    private final PreparedTransactionMode preparedMode;
+    private final RelationCache relations = new RelationCache();
+    /** Streamed transactions seen in this session and not yet finished, with their origin if one was sent. */
+    private final Map<Xid, Optional<Origin>> openStreams = new HashMap<>();
+    private WireMessage pushedBack;
+    private WireMessage pendingBegin;
+    private Xid streamBlockXid;
+    private Delivery current;
+    private RuntimeException failure;
+
+    public TransactionAssembler(MessageSource source, TransactionSpill spill, StreamMessageDecoder decoder,
+                                PreparedTransactionMode preparedMode) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.spill = Objects.requireNonNull(spill, "spill");
+        this.decoder = Objects.requireNonNull(decoder, "decoder");
+        this.preparedMode = Objects.requireNonNull(preparedMode, "preparedMode");
+        spill.clear();
+    }
+
+    /**
+     * Returns the next delivery, or {@code null} when the source has nothing more right now. Does bounded work per
+     * message and never blocks.
+     *
+     * @throws IllegalStateException when the previous delivery's changes were not read to the end
+     * @throws AssemblyException     on a protocol violation (see the class comment)
+     * @throws RuntimeException      from the source or the spill ({@code SpillException}); the assembler is then failed
+     */
+    public Delivery nextDelivery() {
+        checkUsable();
+        if (current != null) {
+            if (!current.changes().atEnd()) {
+                throw new IllegalStateException("read the changes of " + current + " to the end before asking for the next delivery");
+            }
+            current.changes().close();
+            current = null;
+        }
+        try {
+            while (true) {
+                WireMessage wire = take();
+                if (wire == null) {
+                    return null;
+                }
+                Delivery delivery = handle(wire);
+                if (delivery != null) {
+                    current = delivery;
+                    return delivery;
+                }
+            }
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** The Relation and Type definitions of this session. */
+    public RelationCache relations() {
+        return relations;
+    }
+
+    /** Streamed transactions that have started and not yet committed, prepared or aborted. */
+    public int openStreamedTransactions() {
+        return openStreams.size();
+    }
+
+    public SpillUsage spillUsage() {
+        return spill.usage();
+    }
+
+    /** Closes the current delivery's cursor. The spill stays open (its owner closes it). */
+    @Override
+    public void close() {
+        if (current != null) {
+            current.changes().close();
+        }
+    }
+
+    private Delivery handle(WireMessage wire) {
+        if (pendingBegin != null) {
+            return openWireTransaction(wire);
+        }
+        if (streamBlockXid != null) {
+            handleInStreamBlock(wire);
+            return null;
+        }
+        PgOutputMessage message = wire.message();
+        if (message instanceof Begin || message instanceof BeginPrepare) {
+            // Wait for one more message: an Origin may follow and belongs in the delivery's metadata.
+            pendingBegin = wire;
+            return null;
+        }
+        if (message instanceof StreamStart start) {
+            startStreamBlock(start, wire);
+            return null;
+        }
+        if (message instanceof StreamCommit commit) {
+            Optional<Origin> origin = finishStream(commit.xid(), wire, "Stream Commit");
+            return new Delivery(Delivery.Kind.COMMITTED, commit.xid(), null, false, commit.commitLsn(), commit.endLsn(),
+                    commit.commitTime(), null, origin.orElse(null), readBack(commit.xid()));
+        }
+        if (message instanceof StreamPrepare prepare) {
+            Optional<Origin> origin = finishStream(prepare.xid(), wire, "Stream Prepare");
+            return new Delivery(Delivery.Kind.PREPARED, prepare.xid(), prepare.gid(), false, prepare.prepareLsn(),
+                    prepare.endLsn(), prepare.prepareTime(), null, origin.orElse(null), readBack(prepare.xid()));
+        }
+        if (message instanceof StreamAbort abort) {
+            abortStream(abort);
+            return null;
+        }
+        if (message instanceof CommitPrepared commit) {
+            // Delivered even when this session never saw the PREPARE: it may have been confirmed before a restart.
+            return new Delivery(Delivery.Kind.COMMITTED, commit.xid(), commit.gid(), true, commit.commitLsn(), commit.endLsn(),
+                    commit.commitTime(), null, null, FixedCursor.empty());
+        }
+        if (message instanceof RollbackPrepared rollback) {
+            return new Delivery(Delivery.Kind.ROLLED_BACK, rollback.xid(), rollback.gid(), false, rollback.prepareEndLsn(),
+                    rollback.rollbackEndLsn(), rollback.rollbackTime(), rollback.prepareTime(), null, FixedCursor.empty());
+        }
+        if (message instanceof LogicalMessage logical && !logical.transactional()) {
+            return new Delivery(Delivery.Kind.COMMITTED, Xid.INVALID, null, false, logical.lsn(), logical.lsn(), null, null,
+                    null, FixedCursor.of(new ChangeEvent(logical, java.util.List.of(), wire.walPosition(), 0)));
+        }
+        if (message instanceof Relation relation) {
+            relations.apply(relation);
+            return null;
+        }
+        if (message instanceof Type type) {
+            relations.apply(type);
+            return null;
+        }
+        throw unexpected(wire, "outside any transaction and stream block; expected Begin, Begin Prepare, Stream Start,"
+                + " Stream Commit/Abort/Prepare, Commit Prepared, Rollback Prepared or a non-transactional message");
+    }
+
+    private Delivery openWireTransaction(WireMessage next) {
+        WireMessage begin = pendingBegin;
+        pendingBegin = null;
+        Origin origin = null;
+        if (next.message() instanceof Origin sent) {
+            origin = sent;
+        } else {
+            pushedBack = next;
+        }
+        WireCursor cursor = new WireCursor(this, begin);
+        Delivery delivery;
+        if (begin.message() instanceof Begin b) {
+            delivery = new Delivery(Delivery.Kind.COMMITTED, b.xid(), null, false, b.finalLsn(), null, b.commitTime(), null,
+                    origin, cursor);
+        } else {
+            BeginPrepare b = (BeginPrepare) begin.message();
+            delivery = new Delivery(Delivery.Kind.PREPARED, b.xid(), b.gid(), false, b.prepareLsn(), null, b.prepareTime(),
+                    null, origin, cursor);
+        }
+        cursor.bind(delivery);
+        return delivery;
+    }
+
+    private void startStreamBlock(StreamStart start, WireMessage wire) {
+        boolean known = openStreams.containsKey(start.xid());
+        if (start.firstSegment() && known) {
+            throw unexpected(wire, "with first_segment=1 for xid " + start.xid() + ", whose earlier blocks arrived in this"
+                    + " session; expected first_segment=0 (a re-stream from the start needs a new session)");
+        }
+        if (!start.firstSegment() && !known) {
+            throw unexpected(wire, "with first_segment=0 for xid " + start.xid() + ", whose first block never arrived in this"
+                    + " session; expected first_segment=1 first");
+        }
+        if (!known) {
+            openStreams.put(start.xid(), Optional.empty());
+        }
+        streamBlockXid = start.xid();
+    }
+
+    private void handleInStreamBlock(WireMessage wire) {
+        PgOutputMessage message = wire.message();
+        if (message instanceof StreamStop) {
+            streamBlockXid = null;
+            return;
+        }
+        if (message instanceof Origin origin) {
+            openStreams.put(streamBlockXid, Optional.of(origin));
+            return;
+        }
+        boolean spilled = message instanceof Relation || message instanceof Type || message instanceof PgOutputMessage.Change
+                || message instanceof LogicalMessage logical && logical.transactional();
+        if (!spilled) {
+            throw unexpected(wire, "inside the stream block of xid " + streamBlockXid
+                    + "; expected changes, Relation, Type, transactional messages or Stream Stop");
+        }
+        Xid subXid = ((PgOutputMessage.StreamScoped) message).xid();
+        spill.append(streamBlockXid, subXid.isValid() ? subXid : streamBlockXid, wire.walPosition(), wire.payload());
+    }
+
+    private Optional<Origin> finishStream(Xid xid, WireMessage wire, String what) {
+        Optional<Origin> origin = openStreams.remove(xid);
+        if (origin == null) {
+            throw unexpected(wire, "for xid " + xid + ", which streamed nothing in this session; expected Stream Start"
+                    + " with first_segment=1 for it before its " + what);
+        }
+        return origin;
+    }
+
+    private ChangeCursor readBack(Xid xid) {
+        // read() verifies the whole transaction before returning, so a damaged spill fails before any delivery.
+        SpillReader reader = spill.read(xid);
+        return new SpillCursor(this, xid, reader);
+    }
+
+    private void abortStream(StreamAbort abort) {
+        if (!openStreams.containsKey(abort.xid())) {
+            // Nothing of this transaction arrived in this session, so there is nothing to discard.
+            return;
+        }
+        if (abort.abortsWholeTransaction()) {
+            openStreams.remove(abort.xid());
+            spill.discard(abort.xid());
+        } else {
+            // Also cuts the changes of the subtransaction's children, which were written after its first change.
+            spill.discardSubtransaction(abort.xid(), abort.subXid());
+        }
+    }
+
+    /** The next message, from the push-back slot or the source; checks two-phase messages against the mode first. */
+    WireMessage take() {
+        WireMessage wire = pushedBack != null ? pushedBack : source.next();
+        pushedBack = null;
+        if (wire != null && preparedMode == PreparedTransactionMode.FAIL && isTwoPhase(wire.message())) {
+            throw new AssemblyException("received " + wire.describe() + twoPhaseIds(wire.message()) + ", but"
+                    + " prepared.transaction.mode=fail: the slot decodes prepared transactions at PREPARE time (two_phase);"
+                    + " set prepared.transaction.mode=stage, or recreate the slot without two_phase");
+        }
+        return wire;
+    }
+
+    StreamMessageDecoder decoder() {
+        return decoder;
+    }
+
+    TransactionSpill spill() {
+        return spill;
+    }
+
+    void checkUsable() {
+        if (failure != null) {
+            throw new AssemblyException("the transaction assembler failed earlier and cannot go on; reconnect from the last"
+                    + " confirmed position. First failure: " + failure.getMessage(), failure);
+        }
+    }
+
+    RuntimeException fail(RuntimeException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        return e;
+    }
+
+    static AssemblyException unexpected(WireMessage wire, String expectation) {
+        return new AssemblyException("unexpected " + wire.describe() + " " + expectation);
+    }
+
+    private static boolean isTwoPhase(PgOutputMessage message) {
+        return message instanceof BeginPrepare || message instanceof Prepare || message instanceof StreamPrepare
+                || message instanceof CommitPrepared || message instanceof RollbackPrepared;
+    }
+
+    private static String twoPhaseIds(PgOutputMessage message) {
+        if (message instanceof BeginPrepare m) {
+            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
+        }
+        if (message instanceof Prepare m) {
+            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
+        }
+        if (message instanceof StreamPrepare m) {
+            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
+        }
+        if (message instanceof CommitPrepared m) {
+            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
+        }
+        RollbackPrepared m = (RollbackPrepared) message;
+        return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
+    }
+}

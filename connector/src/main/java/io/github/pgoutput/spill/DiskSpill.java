@@ -1,0 +1,326 @@
+package io.github.pgoutput.spill;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.Xid;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The default spill: append-only files under {@code spill.directory}, one per top-level transaction, in the frame
+ * format of {@link DiskSpillFormat}. Directory and files are readable by the owner only.
+ *
+ * <p>Appends go to a heap buffer per transaction first; when the buffers of all transactions together pass
+ * {@code spill.memory.buffer.bytes} they are all written out, so a large transaction is written in large sequential
+ * chunks and heap use does not depend on transaction size or count. The files are not fsynced: they only have to
+ * live as long as the process (after a restart PostgreSQL streams open transactions again).
+ */
+public final class DiskSpill implements TransactionSpill {
+
+    private static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+
+    private final Path directory;
+    private final SpillSettings settings;
+    private final Map<Xid, SpillFile> files = new HashMap<>();
+    private long totalBytes;
+    private long bufferedBytes;
+    private int openReaders;
+
+    private DiskSpill(Path directory, SpillSettings settings) {
+        this.directory = directory;
+        this.settings = settings;
+    }
+
+    /**
+     * Opens the spill in {@code settings.directory()}, creating it (owner-only) if needed.
+     *
+     * @throws SpillException naming the directory when it cannot be created or written
+     */
+    public static DiskSpill open(SpillSettings settings) {
+        Path directory = settings.directory().toAbsolutePath();
+        try {
+            if (!Files.isDirectory(directory)) {
+                Files.createDirectories(directory, ownerOnly(directory, OWNER_DIRECTORY));
+            }
+            Path probe = Files.createTempFile(directory, "probe-", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new SpillException("spill.directory " + directory + " is not a writable directory (" + describe(e)
+                    + "); point spill.directory at a directory this process can create and write", e);
+        }
+        return new DiskSpill(directory, settings);
+    }
+
+    /** The factory behind {@code spill.backend=disk}. */
+    public static TransactionSpillFactory factory() {
+        return context -> open(context.settings());
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public void append(Xid xid, Xid subXid, Lsn walPosition, ByteBuffer payload) {
+        SpillFile file = files.computeIfAbsent(xid, key -> new SpillFile(DiskSpillFormat.fileOf(directory, key), fullHint()));
+        if (openReaders > 0 && file.readers > 0) {
+            throw new IllegalStateException("cannot append to xid " + xid + " while a reader of it is open");
+        }
+        file.checkUsable();
+        long frameBytes = DiskSpillFormat.frameBytes(payload.remaining());
+        if (file.bytes + frameBytes > settings.maxTransactionBytes()) {
+            throw new SpillException("transaction " + xid + " needs more than spill.max.transaction.bytes="
+                    + settings.maxTransactionBytes() + " bytes in spill file " + file.path
+                    + "; raise spill.max.transaction.bytes or make the transaction smaller");
+        }
+        if (totalBytes + frameBytes > settings.maxTotalBytes()) {
+            throw new SpillException("the open streamed transactions need more than spill.max.total.bytes="
+                    + settings.maxTotalBytes() + " bytes in " + directory + " (appending to xid " + xid
+                    + "); raise spill.max.total.bytes or free space");
+        }
+        if (!subXid.equals(xid)) {
+            file.markFirstAppend(subXid);
+        }
+        if (frameBytes > settings.memoryBufferBytes()) {
+            flush(file);
+            file.writeFrameThrough(walPosition, payload, (int) frameBytes);
+        } else {
+            file.buffer(walPosition, payload, (int) frameBytes, settings.memoryBufferBytes());
+            bufferedBytes += frameBytes;
+        }
+        file.bytes += frameBytes;
+        file.frames++;
+        totalBytes += frameBytes;
+        if (bufferedBytes > settings.memoryBufferBytes()) {
+            for (SpillFile each : files.values()) {
+                flush(each);
+                if (each != file) {
+                    each.releaseBuffer();
+                }
+            }
+        }
+    }
+
+    @Override
+    public SpillReader read(Xid xid) {
+        SpillFile file = files.get(xid);
+        if (file == null) {
+            return EmptyReader.INSTANCE;
+        }
+        file.checkUsable();
+        flush(file);
+        try {
+            FileChannel channel = FileChannel.open(file.path, StandardOpenOption.READ);
+            try {
+                verify(file, channel);
+                FrameReader frames = new FrameReader(file.path, channel, file.bytes);
+                file.readers++;
+                openReaders++;
+                return new DiskReader(file, channel, frames);
+            } catch (RuntimeException | IOException e) {
+                channel.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new SpillException("cannot read spill file " + file.path + " of transaction " + xid + " (" + describe(e)
+                    + "); the transaction cannot be delivered (restart the connector to have PostgreSQL stream it again)", e);
+        }
+    }
+
+    /** Reads the whole file once so that damage shows before anything of the transaction is delivered. */
+    private static void verify(SpillFile file, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size != file.bytes) {
+            throw new SpillException("spill file " + file.path + " holds " + size + " bytes but " + file.bytes
+                    + " were appended (" + file.frames + " frames); it was truncated or changed behind the connector's back"
+                    + " and the transaction cannot be delivered from it");
+        }
+        FrameReader frames = new FrameReader(file.path, channel, file.bytes);
+        long count = 0;
+        while (frames.next() != null) {
+            count++;
+        }
+        if (count != file.frames) {
+            throw new SpillException("spill file " + file.path + " holds " + count + " frames but " + file.frames
+                    + " were appended; the transaction cannot be delivered from it");
+        }
+    }
+
+    @Override
+    public void discard(Xid xid) {
+        SpillFile file = files.remove(xid);
+        if (file != null) {
+            forget(file);
+        }
+    }
+
+    @Override
+    public void discardSubtransaction(Xid xid, Xid subXid) {
+        if (xid.equals(subXid)) {
+            discard(xid);
+            return;
+        }
+        SpillFile file = files.get(xid);
+        SpillFile.Mark mark = file == null ? null : file.firstAppendOf(subXid);
+        if (mark == null) {
+            return;
+        }
+        long removed = file.bytes - mark.offset();
+        if (mark.offset() >= file.flushedBytes) {
+            file.used -= (int) removed;
+            bufferedBytes -= removed;
+        } else {
+            bufferedBytes -= file.used;
+            file.used = 0;
+            try (FileChannel channel = FileChannel.open(file.path, StandardOpenOption.WRITE)) {
+                channel.truncate(mark.offset());
+            } catch (IOException e) {
+                file.broken = e;
+                throw new SpillException("cannot cut rolled-back subtransaction " + subXid + " out of spill file " + file.path
+                        + " (" + describe(e) + ")", e);
+            }
+            file.flushedBytes = mark.offset();
+        }
+        totalBytes -= removed;
+        file.bytes = mark.offset();
+        file.frames = mark.frames();
+        file.forgetMarksFrom(mark.offset());
+    }
+
+    @Override
+    public void clear() {
+        for (SpillFile file : new ArrayList<>(files.values())) {
+            forget(file);
+        }
+        files.clear();
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(directory)) {
+            for (Path path : leftovers) {
+                if (DiskSpillFormat.FILE_NAME.matcher(path.getFileName().toString()).matches()) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        } catch (IOException e) {
+            throw new SpillException("cannot clear spill.directory " + directory + " (" + describe(e) + ")", e);
+        }
+    }
+
+    @Override
+    public SpillUsage usage() {
+        return new SpillUsage(files.size(), totalBytes, bufferedBytes);
+    }
+
+    @Override
+    public void close() {
+        clear();
+    }
+
+    private void forget(SpillFile file) {
+        totalBytes -= file.bytes;
+        bufferedBytes -= file.used;
+        file.used = 0;
+        file.releaseBuffer();
+        try {
+            Files.deleteIfExists(file.path);
+        } catch (IOException e) {
+            throw new SpillException("cannot delete spill file " + file.path + " (" + describe(e) + ")", e);
+        }
+    }
+
+    private void flush(SpillFile file) {
+        int used = file.used;
+        if (used == 0) {
+            return;
+        }
+        file.writeBuffer();
+        bufferedBytes -= used;
+    }
+
+    private String fullHint() {
+        return "free space in spill.directory " + directory + " or point it at a larger, writable file system"
+                + (settings.maxTotalBytes() == SpillSettings.UNLIMITED ? ", and set spill.max.total.bytes below the space available"
+                : " (spill.max.total.bytes is " + settings.maxTotalBytes() + ")");
+    }
+
+    static FileAttribute<?>[] ownerOnly(Path path, Set<PosixFilePermission> permissions) {
+        boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
+        return posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)} : new FileAttribute<?>[0];
+    }
+
+    static String describe(Exception e) {
+        if (e instanceof FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason() + ": " + fse.getFile();
+        }
+        return e.toString();
+    }
+
+    static Set<PosixFilePermission> ownerFile() {
+        return OWNER_FILE;
+    }
+
+    private final class DiskReader implements SpillReader {
+        private final SpillFile file;
+        private final FileChannel channel;
+        private final FrameReader frames;
+        private boolean closed;
+
+        DiskReader(SpillFile file, FileChannel channel, FrameReader frames) {
+            this.file = file;
+            this.channel = channel;
+            this.frames = frames;
+        }
+
+        @Override
+        public SpilledMessage next() {
+            if (closed) {
+                throw new IllegalStateException("spill reader of " + file.path + " is closed");
+            }
+            try {
+                return frames.next();
+            } catch (IOException e) {
+                throw new SpillException("cannot read spill file " + file.path + " at offset " + frames.offset() + " ("
+                        + describe(e) + ")", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            file.readers--;
+            openReaders--;
+            try {
+                channel.close();
+            } catch (IOException e) {
+                throw new SpillException("cannot close spill file " + file.path + " (" + describe(e) + ")", e);
+            }
+        }
+    }
+
+    private enum EmptyReader implements SpillReader {
+        INSTANCE;
+
+        @Override
+        public SpilledMessage next() {
+            return null;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

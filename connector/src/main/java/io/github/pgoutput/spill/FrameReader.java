@@ -1,0 +1,105 @@
+package io.github.pgoutput.spill;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and checks the frames of one spill file sequentially through a fixed read buffer; a frame larger than the
+ * buffer gets a buffer of its own for as long as it is current.
+ */
+final class FrameReader {
+
+    static final int READ_BUFFER_BYTES = 1 << 20;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long length;
+    private final CRC32C crc = new CRC32C();
+    private final int normalCapacity;
+    private ByteBuffer buffer;
+    private long frameOffset;
+
+    FrameReader(Path path, FileChannel channel, long length) {
+        this.path = path;
+        this.channel = channel;
+        this.length = length;
+        this.normalCapacity = (int) Math.min(READ_BUFFER_BYTES, Math.max(length, 64));
+        this.buffer = ByteBuffer.allocate(normalCapacity);
+        this.buffer.limit(0);
+    }
+
+    /** Offset of the next frame in the file. */
+    long offset() {
+        return frameOffset;
+    }
+
+    /**
+     * Returns the next frame's message (payload valid until the next call), or {@code null} at {@code length}.
+     *
+     * @throws SpillException naming the file and offset when a frame is cut short or fails its checks
+     */
+    SpilledMessage next() throws IOException {
+        if (frameOffset >= length) {
+            return null;
+        }
+        fill(DiskSpillFormat.HEADER_BYTES);
+        int start = buffer.position();
+        byte version = buffer.get(start);
+        if (version != DiskSpillFormat.FORMAT_VERSION) {
+            throw corrupt("unknown frame format version " + version + " (expected " + DiskSpillFormat.FORMAT_VERSION + ")");
+        }
+        long walPosition = buffer.getLong(start + 1);
+        int payloadLength = buffer.getInt(start + 9);
+        long frameBytes = DiskSpillFormat.frameBytes(Math.max(payloadLength, 0));
+        if (payloadLength < 0 || frameOffset + frameBytes > length) {
+            throw corrupt("frame length " + payloadLength + " runs past the end of the " + length + "-byte file");
+        }
+        fill((int) frameBytes);
+        start = buffer.position();
+        crc.reset();
+        crc.update(buffer.array(), buffer.arrayOffset() + start, DiskSpillFormat.HEADER_BYTES + payloadLength);
+        int stored = buffer.getInt(start + DiskSpillFormat.HEADER_BYTES + payloadLength);
+        if (stored != (int) crc.getValue()) {
+            throw corrupt("CRC-32C mismatch (stored " + Integer.toHexString(stored) + ", computed "
+                    + Long.toHexString(crc.getValue()) + ")");
+        }
+        ByteBuffer payload = buffer.duplicate().position(start + DiskSpillFormat.HEADER_BYTES)
+                .limit(start + DiskSpillFormat.HEADER_BYTES + payloadLength).slice().asReadOnlyBuffer();
+        buffer.position(start + (int) frameBytes);
+        frameOffset += frameBytes;
+        return new SpilledMessage(Lsn.of(walPosition), payload);
+    }
+
+    /** Makes at least {@code needed} bytes of the current frame available from the buffer's position. */
+    private void fill(int needed) throws IOException {
+        if (buffer.remaining() >= needed) {
+            return;
+        }
+        int capacity = Math.max(needed, normalCapacity);
+        if (buffer.capacity() != capacity) {
+            ByteBuffer resized = ByteBuffer.allocate(capacity);
+            resized.put(buffer);
+            buffer = resized;
+        } else {
+            buffer.compact();
+        }
+        long bufferStartOffset = frameOffset;
+        while (buffer.position() < needed) {
+            int read = channel.read(buffer, bufferStartOffset + buffer.position());
+            if (read < 0) {
+                throw corrupt("the file ends after " + (bufferStartOffset + buffer.position()) + " bytes, expected "
+                        + length);
+            }
+        }
+        buffer.flip();
+    }
+
+    private SpillException corrupt(String what) {
+        return new SpillException("spill file " + path + " is damaged at offset " + frameOffset + ": " + what
+                + "; the transaction cannot be delivered from it (restart the connector to have PostgreSQL stream it again)");
+    }
+}

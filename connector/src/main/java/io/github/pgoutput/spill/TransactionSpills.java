@@ -1,0 +1,52 @@
+package io.github.pgoutput.spill;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Chooses and opens the spill backend named by {@code spill.backend}. */
+public final class TransactionSpills {
+
+    private TransactionSpills() {
+    }
+
+    /** The backends built into the connector, by their {@code spill.backend} name. */
+    static Map<String, TransactionSpillFactory> builtIn() {
+        Map<String, TransactionSpillFactory> backends = new TreeMap<>();
+        backends.put(SpillSettings.DISK_BACKEND, DiskSpill.factory());
+        return backends;
+    }
+
+    /**
+     * Opens the backend {@code context.settings().backend()}: a built-in name, or the class name of a
+     * {@link TransactionSpillFactory} with a public no-argument constructor.
+     *
+     * @throws SpillException when the name is neither, or the backend cannot be opened
+     */
+    public static TransactionSpill open(SpillContext context) {
+        return factory(context.settings().backend()).open(context);
+    }
+
+    static TransactionSpillFactory factory(String backend) {
+        TransactionSpillFactory builtIn = builtIn().get(backend);
+        if (builtIn != null) {
+            return builtIn;
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(backend, true, TransactionSpills.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new SpillException("spill.backend '" + backend + "' is neither a built-in backend " + builtIn().keySet()
+                    + " nor a class on the plugin's class path", e);
+        }
+        if (!TransactionSpillFactory.class.isAssignableFrom(type)) {
+            throw new SpillException("spill.backend class " + backend + " does not implement " + TransactionSpillFactory.class.getName());
+        }
+        try {
+            return (TransactionSpillFactory) type.getConstructor().newInstance();
+        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException | InvocationTargetException e) {
+            throw new SpillException("spill.backend class " + backend + " cannot be created with a public no-argument constructor ("
+                    + e + ")", e);
+        }
+    }
+}
