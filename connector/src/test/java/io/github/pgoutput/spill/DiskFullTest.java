@@ -1,0 +1,73 @@
+package io.github.pgoutput.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.Xid;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real "No space left on device": the spill directory is a 1 MiB tmpfs. Mounting needs root (CAP_SYS_ADMIN);
+ * where that is not available the test is reported as skipped, not passed.
+ */
+class DiskFullTest {
+
+    @TempDir
+    Path temp;
+
+    private Path mountPoint;
+    private boolean mounted;
+
+    @BeforeEach
+    void mountTinyFileSystem() throws Exception {
+        mountPoint = Files.createDirectory(temp.resolve("tiny"));
+        mounted = run("mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mountPoint.toString()) == 0;
+        assumeTrue(mounted, "mounting a 1 MiB tmpfs needs root; run as root to check real ENOSPC handling");
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mounted) {
+            run("umount", mountPoint.toString());
+        }
+    }
+
+    @Test
+    void fullFileSystemFailsTheAppendNamingThePathAndTheLimitAndNothingIsReadBack() {
+        Xid xid = Xid.of(761);
+        DiskSpill spill = DiskSpill.open(SpillSettings.defaults("full_slot").withDirectory(mountPoint).withMemoryBufferBytes(64 * 1024));
+        ByteBuffer change = ByteBuffer.allocate(32 * 1024);
+
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 64; i++) {
+                spill.append(xid, xid, Lsn.of(i + 1), change);
+            }
+        }).isInstanceOf(SpillException.class)
+                .hasMessageContaining("No space left on device")
+                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, xid).toString())
+                .hasMessageContaining("spill.max.total.bytes");
+        assertThatThrownBy(() -> spill.read(xid)).isInstanceOf(SpillException.class);
+        spill.close();
+        assertThat(mountPoint.resolve("txn-761.spill")).doesNotExist();
+    }
+
+    private static int run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            return -1;
+        }
+        return process.exitValue();
+    }
+}

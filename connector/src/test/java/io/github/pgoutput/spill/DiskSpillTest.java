@@ -1,0 +1,149 @@
+package io.github.pgoutput.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.Xid;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What only the disk backend promises: file layout, permissions, and errors that name paths. */
+class DiskSpillTest {
+
+    private static final Xid XID = Xid.of(761);
+
+    @TempDir
+    Path temp;
+
+    private DiskSpill spill;
+
+    @AfterEach
+    void close() {
+        if (spill != null) {
+            spill.close();
+        }
+    }
+
+    private DiskSpill open(SpillSettings settings) {
+        spill = DiskSpill.open(settings);
+        return spill;
+    }
+
+    private SpillSettings settings(Path directory) {
+        return SpillSettings.defaults("disk_slot").withDirectory(directory).withMemoryBufferBytes(0);
+    }
+
+    @Test
+    void defaultDirectoryIsPerSlotUnderTheJvmTemporaryDirectory() {
+        assertThat(SpillSettings.defaults("my_slot").directory())
+                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "kafka-connect-pgoutput", "my_slot"));
+    }
+
+    @Test
+    void createsTheDirectoryAndFilesReadableByTheOwnerOnly() throws Exception {
+        Path directory = temp.resolve("a/b/spill");
+        open(settings(directory)).append(XID, XID, Lsn.of(1), ByteBuffer.wrap(new byte[] {1, 2, 3}));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(DiskSpillFormat.fileOf(directory, XID))))
+                .isEqualTo("rw-------");
+    }
+
+    @Test
+    void writesOneFileOfVersionedFramesWithACrc32cPerTransaction() throws Exception {
+        open(settings(temp)).append(XID, XID, Lsn.of(0x15757F8), ByteBuffer.wrap(new byte[] {'I', 7}));
+
+        byte[] file = Files.readAllBytes(temp.resolve("txn-761.spill"));
+
+        ByteBuffer frame = ByteBuffer.wrap(file);
+        assertThat(file).hasSize(DiskSpillFormat.OVERHEAD_BYTES + 2);
+        assertThat(frame.get()).isEqualTo((byte) 1);
+        assertThat(frame.getLong()).isEqualTo(0x15757F8L);
+        assertThat(frame.getInt()).isEqualTo(2);
+        assertThat(new byte[] {frame.get(), frame.get()}).containsExactly('I', 7);
+        CRC32C crc = new CRC32C();
+        crc.update(file, 0, file.length - 4);
+        assertThat(frame.getInt()).isEqualTo((int) crc.getValue());
+    }
+
+    @Test
+    void deletesTheFileWhenTheTransactionIsDiscarded() {
+        open(settings(temp)).append(XID, XID, Lsn.of(1), ByteBuffer.allocate(4));
+
+        spill.discard(XID);
+
+        assertThat(temp.resolve("txn-761.spill")).doesNotExist();
+    }
+
+    @Test
+    void clearDeletesOnlySpillFiles() throws Exception {
+        Files.writeString(temp.resolve("txn-5.spill"), "left over");
+        Files.writeString(temp.resolve("notes.txt"), "not ours");
+
+        open(settings(temp)).clear();
+
+        assertThat(temp.resolve("txn-5.spill")).doesNotExist();
+        assertThat(temp.resolve("notes.txt")).exists();
+    }
+
+    @Test
+    void directoryThatCannotBeCreatedFailsNamingThePathAndTheSetting() throws Exception {
+        Path regularFile = Files.writeString(temp.resolve("plain-file"), "x");
+        Path directory = regularFile.resolve("spill");
+
+        assertThatThrownBy(() -> open(settings(directory))).isInstanceOf(SpillException.class)
+                .hasMessageContaining(directory.toString()).hasMessageContaining("spill.directory");
+    }
+
+    @Test
+    void directoryReplacedByAFileAfterOpeningFailsTheAppendNamingThePath() throws Exception {
+        Path directory = temp.resolve("spill");
+        open(settings(directory));
+        Files.delete(directory);
+        Files.writeString(directory, "not a directory");
+
+        assertThatThrownBy(() -> spill.append(XID, XID, Lsn.of(1), ByteBuffer.allocate(4))).isInstanceOf(SpillException.class)
+                .hasMessageContaining(DiskSpillFormat.fileOf(directory, XID).toString())
+                .hasMessageContaining("spill.directory");
+        assertThatThrownBy(() -> spill.read(XID)).as("nothing half-written is ever read back").isInstanceOf(SpillException.class);
+        Files.delete(directory);
+        Files.createDirectory(directory);
+    }
+
+    @Test
+    void frameLargerThanTheFrontBufferIsWrittenThroughAndReadBack() {
+        open(SpillSettings.defaults("disk_slot").withDirectory(temp).withMemoryBufferBytes(16));
+        byte[] big = new byte[3 * FrameReader.READ_BUFFER_BYTES + 5];
+        big[big.length - 1] = 42;
+        spill.append(XID, XID, Lsn.of(1), ByteBuffer.allocate(3));
+        spill.append(XID, XID, Lsn.of(2), ByteBuffer.wrap(big));
+        spill.append(XID, XID, Lsn.of(3), ByteBuffer.allocate(3));
+
+        try (SpillReader reader = spill.read(XID)) {
+            assertThat(reader.next().payload().remaining()).isEqualTo(3);
+            ByteBuffer payload = reader.next().payload();
+            assertThat(payload.remaining()).isEqualTo(big.length);
+            assertThat(payload.get(payload.position() + big.length - 1)).isEqualTo((byte) 42);
+            assertThat(reader.next().walPosition()).isEqualTo(Lsn.of(3));
+            assertThat(reader.next()).isNull();
+        }
+    }
+
+    @Test
+    void refusesAppendsWhileAReaderOfTheTransactionIsOpen() {
+        open(settings(temp)).append(XID, XID, Lsn.of(1), ByteBuffer.allocate(3));
+
+        try (SpillReader reader = spill.read(XID)) {
+            assertThat(reader.next()).isNotNull();
+            assertThatThrownBy(() -> spill.append(XID, XID, Lsn.of(2), ByteBuffer.allocate(3)))
+                    .isInstanceOf(IllegalStateException.class);
+        }
+    }
+}
