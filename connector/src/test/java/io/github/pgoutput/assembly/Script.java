@@ -82,8 +82,9 @@ final class Script {
         };
     }
 
-    boolean exhausted() {
-        return queue.stream().allMatch(wire -> wire == PAUSE);
+    /** True when the source has handed out every message and pause. */
+    boolean isEmpty() {
+        return queue.isEmpty();
     }
 
     StreamMessageDecoder decoder() {
