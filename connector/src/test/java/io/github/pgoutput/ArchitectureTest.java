@@ -33,6 +33,20 @@ class ArchitectureTest {
             .allowEmptyShould(true);
 
     @ArchTest
+    static final ArchRule assemblyDoesNoIo = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.assembly..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio.file..", "java.nio.channels..", "java.net..")
+            .because("the assembler does no I/O: bytes it must keep go through the TransactionSpill SPI")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule spillKnowsNothingOfAssembly = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.spill..")
+            .should().dependOnClassesThat().resideInAPackage("io.github.pgoutput.assembly..")
+            .because("the spill stores opaque payloads; the assembler builds on it, not the other way round")
+            .allowEmptyShould(true);
+
+    @ArchTest
     static final ArchRule spillIsFreeOfKafka = noClasses()
             .that().resideInAPackage("io.github.pgoutput.spill..")
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")

@@ -2,19 +2,20 @@ package io.github.pgoutput.assembly;
 
 import io.github.pgoutput.pgoutput.Bytes;
 import io.github.pgoutput.pgoutput.ColumnValue;
+import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.PgOutputDecoder;
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
-import io.github.pgoutput.pgoutput.TupleData;
-import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.pgoutput.StreamingMode;
 import io.github.pgoutput.spill.DiskSpill;
 import io.github.pgoutput.spill.SpillSettings;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.zip.CRC32;
 
 /**
@@ -24,8 +25,8 @@ import java.util.zip.CRC32;
  * {@code RESULT changes=<n> expectedChanges=<n> crc=<hex> expectedCrc=<hex> ordinary=<n> peakHeapBytes=<n>}.
  *
  * <p>Messages are generated on the fly and never kept, so only the assembler and the spill could hold them.
- * Payloads use a compact layout of this test (tag, xid, sequence, row bytes); the matching decoder rebuilds the
- * Insert from it, which is what the assembler needs: bytes in, the same message out.
+ * Stream-block messages are real pgoutput bytes (Relation and Insert with the xid prefix) decoded by the real
+ * {@link PgOutputDecoder}, on the way in and again when read back from the spill.
  */
 public final class LargeStreamedTransactionRun {
 
@@ -80,24 +81,17 @@ public final class LargeStreamedTransactionRun {
         return peak;
     }
 
+    private static final PgOutputDecoder DECODER = new PgOutputDecoder(new DecoderSettings(2, StreamingMode.ON));
+
     static PgOutputMessage decode(ByteBuffer payload, Lsn walPosition) {
-        ByteBuffer in = payload.duplicate();
-        byte tag = in.get();
-        Xid xid = Xid.of(in.getInt() & 0xFFFFFFFFL);
-        if (tag == 'R') {
-            return Script.relation(xid.value(), RELATION_ID, "t_big", "pad");
-        }
-        in.getLong();
-        byte[] row = new byte[in.remaining()];
-        in.get(row);
-        return new Insert(xid, RELATION_ID, new TupleData(List.of(new ColumnValue.Text(Bytes.copyOf(row)))));
+        return DECODER.decode(payload, walPosition, true);
     }
 
     /** Emits the whole stream message by message, computing what the consumer must receive. */
     static final class Generator implements MessageSource {
         private final long rows;
         private final CRC32 expectedCrc = new CRC32();
-        private final ByteBuffer payload = ByteBuffer.allocate(1 + 4 + 8 + ROW_BYTES);
+        private final ByteBuffer payload = ByteBuffer.allocate(64 + ROW_BYTES);
         private final byte[] row = new byte[ROW_BYTES];
         private long expectedChanges;
         private long sequence;
@@ -124,7 +118,7 @@ public final class LargeStreamedTransactionRun {
                 case 1 -> {
                     if (block == 0 && inBlock == 0) {
                         inBlock = -1;
-                        return new WireMessage(Script.relation(TOP, RELATION_ID, "t_big", "pad"), header('R', TOP).flip(), Lsn.of(lsn));
+                        return decoded(relationPayload());
                     }
                     if (inBlock == ROWS_PER_BLOCK || sequence == rows + ROWS_PER_BLOCK / 2) {
                         phase = 2;
@@ -193,10 +187,21 @@ public final class LargeStreamedTransactionRun {
                 expectedChanges++;
                 expectedCrc.update(row);
             }
-            ByteBuffer out = header('I', rolledBack ? SAVEPOINT : TOP);
-            out.putLong(sequence).put(row).flip();
-            // The Insert record itself is never built here: only the payload travels, as from the real decoder.
-            return new WireMessage(new Insert(Xid.of(rolledBack ? SAVEPOINT : TOP), RELATION_ID, Script.row("")), out, Lsn.of(lsn));
+            // Insert inside a stream block: 'I', xid prefix, relid, 'N', one text column.
+            payload.clear().put((byte) 'I').putInt((int) (rolledBack ? SAVEPOINT : TOP)).putInt((int) RELATION_ID)
+                    .put((byte) 'N').putShort((short) 1).put((byte) 't').putInt(ROW_BYTES).put(row).flip();
+            return decoded(payload);
+        }
+
+        private ByteBuffer relationPayload() {
+            payload.clear().put((byte) 'R').putInt((int) TOP).putInt((int) RELATION_ID)
+                    .put("public\0t_big\0".getBytes(StandardCharsets.US_ASCII)).put((byte) 'd').putShort((short) 1)
+                    .put((byte) 1).put("pad\0".getBytes(StandardCharsets.US_ASCII)).putInt(25).putInt(-1);
+            return payload.flip();
+        }
+
+        private WireMessage decoded(ByteBuffer bytes) {
+            return new WireMessage(decode(bytes, Lsn.of(lsn)), bytes, Lsn.of(lsn));
         }
 
         private ByteBuffer header(char tag, long xid) {
