@@ -38,6 +38,8 @@ public final class DiskSpill implements TransactionSpill {
     private long totalBytes;
     private long bufferedBytes;
     private int openReaders;
+    /** A direct read buffer kept between reads, so reading a transaction back allocates nothing in the common case. */
+    private ByteBuffer spareReadBuffer;
 
     private DiskSpill(Path directory, SpillSettings settings) {
         this.directory = directory;
@@ -126,7 +128,7 @@ public final class DiskSpill implements TransactionSpill {
             FileChannel channel = FileChannel.open(file.path, StandardOpenOption.READ);
             try {
                 verify(file, channel);
-                FrameReader frames = new FrameReader(file.path, channel, file.bytes);
+                FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
                 file.readers++;
                 openReaders++;
                 return new DiskReader(file, channel, frames);
@@ -140,18 +142,32 @@ public final class DiskSpill implements TransactionSpill {
         }
     }
 
+    private ByteBuffer takeReadBuffer() {
+        ByteBuffer buffer = spareReadBuffer != null ? spareReadBuffer : FrameReader.newReadBuffer();
+        spareReadBuffer = null;
+        return buffer;
+    }
+
+    private void returnReadBuffer(FrameReader frames) {
+        spareReadBuffer = frames.release();
+    }
+
     /** Reads the whole file once so that damage shows before anything of the transaction is delivered. */
-    private static void verify(SpillFile file, FileChannel channel) throws IOException {
+    private void verify(SpillFile file, FileChannel channel) throws IOException {
         long size = channel.size();
         if (size != file.bytes) {
             throw new SpillException("spill file " + file.path + " holds " + size + " bytes but " + file.bytes
                     + " were appended (" + file.frames + " frames); it was truncated or changed behind the connector's back"
                     + " and the transaction cannot be delivered from it");
         }
-        FrameReader frames = new FrameReader(file.path, channel, file.bytes);
+        FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
         long count = 0;
-        while (frames.next() != null) {
-            count++;
+        try {
+            while (frames.next() != null) {
+                count++;
+            }
+        } finally {
+            returnReadBuffer(frames);
         }
         if (count != file.frames) {
             throw new SpillException("spill file " + file.path + " holds " + count + " frames but " + file.frames
@@ -303,6 +319,7 @@ public final class DiskSpill implements TransactionSpill {
             closed = true;
             file.readers--;
             openReaders--;
+            returnReadBuffer(frames);
             try {
                 channel.close();
             } catch (IOException e) {

@@ -8,8 +8,9 @@ import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and checks the frames of one spill file sequentially through a fixed read buffer; a frame larger than the
- * buffer gets a buffer of its own for as long as it is current.
+ * Reads and checks the frames of one spill file sequentially through a direct read buffer (so file data is copied
+ * once, from the kernel, and checksummed in place); a frame larger than the buffer gets a heap buffer of its own for
+ * as long as it is current.
  */
 final class FrameReader {
 
@@ -20,16 +21,28 @@ final class FrameReader {
     private final long length;
     private final CRC32C crc = new CRC32C();
     private final int normalCapacity;
+    private final ByteBuffer standard;
     private ByteBuffer buffer;
     private long frameOffset;
 
-    FrameReader(Path path, FileChannel channel, long length) {
+    /** {@code readBuffer} is a direct buffer of {@link #READ_BUFFER_BYTES} that this reader uses until {@link #release()}. */
+    FrameReader(Path path, FileChannel channel, long length, ByteBuffer readBuffer) {
         this.path = path;
         this.channel = channel;
         this.length = length;
-        this.normalCapacity = (int) Math.min(READ_BUFFER_BYTES, Math.max(length, 64));
-        this.buffer = ByteBuffer.allocate(normalCapacity);
-        this.buffer.limit(0);
+        this.normalCapacity = readBuffer.capacity();
+        this.standard = readBuffer;
+        this.buffer = readBuffer.clear().limit(0);
+    }
+
+    static ByteBuffer newReadBuffer() {
+        return ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    }
+
+    /** Returns the standard read buffer for reuse; this reader must not be used afterwards. */
+    ByteBuffer release() {
+        buffer = null;
+        return standard;
     }
 
     /** Offset of the next frame in the file. */
@@ -61,7 +74,7 @@ final class FrameReader {
         fill((int) frameBytes);
         start = buffer.position();
         crc.reset();
-        crc.update(buffer.array(), buffer.arrayOffset() + start, DiskSpillFormat.HEADER_BYTES + payloadLength);
+        crc.update(buffer.duplicate().position(start).limit(start + DiskSpillFormat.HEADER_BYTES + payloadLength));
         int stored = buffer.getInt(start + DiskSpillFormat.HEADER_BYTES + payloadLength);
         if (stored != (int) crc.getValue()) {
             throw corrupt("CRC-32C mismatch (stored " + Integer.toHexString(stored) + ", computed "
@@ -79,11 +92,12 @@ final class FrameReader {
         if (buffer.remaining() >= needed) {
             return;
         }
-        int capacity = Math.max(needed, normalCapacity);
-        if (buffer.capacity() != capacity) {
-            ByteBuffer resized = ByteBuffer.allocate(capacity);
-            resized.put(buffer);
-            buffer = resized;
+        if (needed > normalCapacity) {
+            ByteBuffer oversized = ByteBuffer.allocate(needed);
+            oversized.put(buffer);
+            buffer = oversized;
+        } else if (buffer != standard) {
+            buffer = standard.clear().put(buffer);
         } else {
             buffer.compact();
         }
