@@ -3,7 +3,8 @@
 #
 #   bench/spill-benchmark.sh [--write]        (run as root: it drops the page cache between phases)
 #
-# Env: SIZE_MB (default 2048), RUNS (default 3), PAYLOAD_BYTES (default 8192),
+# Env: SIZE_MB (default 2048), RUNS (default 3), PAYLOAD_BYTES (default 8192), PAUSE_S (default 5: pause between
+#      writing and reading, for raw and spill alike, so the VM host's write-back does not slow the reads),
 #      BENCH_DIR (default /tmp/kafka-connect-pgoutput-spill-bench; put it on the disk you want to measure).
 # For each run, alternately: raw dd write (oflag=direct) and read (iflag=direct) of SIZE_MB, then one
 # SpillThroughput run (append incl. fsync, then cold read incl. verification). Prints best (median) figures and
@@ -15,6 +16,7 @@ SIZE_MB=${SIZE_MB:-2048}
 RUNS=${RUNS:-3}
 PAYLOAD_BYTES=${PAYLOAD_BYTES:-8192}
 BENCH_DIR=${BENCH_DIR:-/tmp/kafka-connect-pgoutput-spill-bench}
+PAUSE_S=${PAUSE_S:-5}
 WRITE=${1:-}
 
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
@@ -32,19 +34,20 @@ for run in $(seq 1 "$RUNS"); do
   drop_caches
   write_s=$(dd if=/dev/zero of="$BENCH_DIR/raw" bs=1M count="$SIZE_MB" oflag=direct 2>&1 | dd_seconds)
   drop_caches
+  sleep "$PAUSE_S"
   read_s=$(dd if="$BENCH_DIR/raw" of=/dev/null bs=1M iflag=direct 2>&1 | dd_seconds)
   rm -f "$BENCH_DIR/raw"
   drop_caches
-  spill=$(java -Xmx512m -cp benchmarks/target/benchmarks.jar io.github.pgoutput.benchmarks.SpillThroughput \
+  spill=$(java -Xmx512m -Dpause.ms=$((PAUSE_S * 1000)) -cp benchmarks/target/benchmarks.jar io.github.pgoutput.benchmarks.SpillThroughput \
       "$BENCH_DIR/spill" "$SIZE_MB" "$PAYLOAD_BYTES")
   echo "run $run: raw_write_mb_s=$(mb_per_s $bytes "$write_s") raw_read_mb_s=$(mb_per_s $bytes "$read_s") $spill" | tee -a "$results"
 done
 rm -rf "$BENCH_DIR"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$results" "$WRITE" "$SIZE_MB" "$PAYLOAD_BYTES" "$RUNS" "$load_before" "$load_after" <<'PY'
+python3 - "$results" "$WRITE" "$SIZE_MB" "$PAYLOAD_BYTES" "$RUNS" "$load_before" "$load_after" "$PAUSE_S" <<'PY'
 import re, statistics, subprocess, sys, datetime
-path, write, size_mb, payload, runs, load_before, load_after = sys.argv[1:]
+path, write, size_mb, payload, runs, load_before, load_after, pause = sys.argv[1:]
 rows = [dict(re.findall(r'(\w+)=([\w.]+)', line)) for line in open(path)]
 def fig(key):
     values = [float(r[key]) for r in rows]
@@ -79,7 +82,8 @@ How measured: one streamed transaction of {size_mb} MiB in {payload}-byte payloa
 default settings (1 MiB front buffer), then read back with `read()` (which first checks every frame's CRC-32C, so the
 file is read twice: once from disk, once mostly from the page cache) and the reader; `SpillThroughput` in
 `benchmarks/`. MB = 10^6 payload bytes (the 17-byte frame overhead is not counted). The page cache is dropped before
-each raw and spill phase{'' if cold else ' (not possible here: the reads were NOT cold)'}; raw and spill runs alternate so that both see the same load.
+each raw and spill phase{'' if cold else ' (not possible here: the reads were NOT cold)'}, and both pause {pause} s between writing and reading;
+raw and spill runs alternate so that both see the same load.
 """
 print(text)
 if write == '--write':

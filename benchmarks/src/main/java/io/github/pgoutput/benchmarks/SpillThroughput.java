@@ -30,6 +30,8 @@ import java.util.zip.CRC32C;
 public final class SpillThroughput {
 
     private static final Xid XID = Xid.of(1);
+    /** Between writing and reading, as in the script's raw runs: lets the VM host finish writing back. */
+    private static final long PAUSE_MILLIS = Long.getLong("pause.ms", 5000);
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path directory = Path.of(args[0]);
@@ -55,6 +57,7 @@ public final class SpillThroughput {
             long synced = System.nanoTime();
             long fileBytes = Files.size(file);
             boolean cold = dropPageCache();
+            Thread.sleep(PAUSE_MILLIS);
 
             long readStart = System.nanoTime();
             long readBytes = 0;

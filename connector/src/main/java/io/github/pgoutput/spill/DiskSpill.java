@@ -22,9 +22,9 @@ import java.util.Set;
  * The default spill: append-only files under {@code spill.directory}, one per top-level transaction, in the frame
  * format of {@link DiskSpillFormat}. Directory and files are readable by the owner only.
  *
- * <p>Appends go to a heap buffer per transaction first; when the buffers of all transactions together pass
+ * <p>Appends go to a direct (off-heap) buffer per transaction first; when the buffers of all transactions together pass
  * {@code spill.memory.buffer.bytes} they are all written out, so a large transaction is written in large sequential
- * chunks and heap use does not depend on transaction size or count. The files are not fsynced: they only have to
+ * chunks and memory use does not depend on transaction size or count. The files are not fsynced: they only have to
  * live as long as the process (after a restart PostgreSQL streams open transactions again).
  */
 public final class DiskSpill implements TransactionSpill {

@@ -44,15 +44,14 @@ final class DiskSpillFormat {
         target.put(FORMAT_VERSION).putLong(walPosition).putInt(payloadLength);
     }
 
-    /** Writes a whole frame into {@code target} at {@code offset}; returns the offset after it. */
-    static int putFrame(byte[] target, int offset, long walPosition, ByteBuffer payload) {
-        ByteBuffer out = ByteBuffer.wrap(target, offset, target.length - offset);
+    /** Writes a whole frame into {@code target} at {@code offset} (absolute, position unchanged); returns the offset after it. */
+    static int putFrame(ByteBuffer target, int offset, long walPosition, ByteBuffer payload) {
         int length = payload.remaining();
-        putHeader(out, walPosition, length);
-        out.put(payload.duplicate());
+        target.put(offset, FORMAT_VERSION).putLong(offset + 1, walPosition).putInt(offset + 9, length);
+        target.put(offset + HEADER_BYTES, payload, payload.position(), length);
         CRC32C crc = new CRC32C();
-        crc.update(target, offset, HEADER_BYTES + length);
-        out.putInt((int) crc.getValue());
-        return out.position();
+        crc.update(target.slice(offset, HEADER_BYTES + length));
+        target.putInt(offset + HEADER_BYTES + length, (int) crc.getValue());
+        return offset + HEADER_BYTES + length + TRAILER_BYTES;
     }
 }

@@ -27,7 +27,7 @@ final class SpillFile {
     long frames;
     long flushedBytes;
     int readers;
-    byte[] buffer;
+    ByteBuffer buffer;
     int used;
     Exception broken;
     private final Map<Xid, Mark> firstAppends = new HashMap<>();
@@ -59,13 +59,17 @@ final class SpillFile {
         firstAppends.values().removeIf(mark -> mark.offset() >= offset);
     }
 
+    /**
+     * Adds a frame to the front buffer. The buffer is direct, so writing it out is one copy into the kernel; it grows
+     * by doubling up to {@code maxBuffer} (a larger need only arises for the frame that passes the limit).
+     */
     void buffer(Lsn walPosition, ByteBuffer payload, int frameBytes, int maxBuffer) {
         int needed = used + frameBytes;
-        if (buffer == null || buffer.length < needed) {
-            int grown = buffer == null ? Math.max(frameBytes, 4096) : Math.max(buffer.length * 2, needed);
-            byte[] larger = new byte[Math.max(needed, Math.min(grown, maxBuffer))];
+        if (buffer == null || buffer.capacity() < needed) {
+            int grown = buffer == null ? Math.max(frameBytes, 4096) : Math.max(buffer.capacity() * 2, needed);
+            ByteBuffer larger = ByteBuffer.allocateDirect(Math.max(needed, Math.min(grown, maxBuffer)));
             if (used > 0) {
-                System.arraycopy(buffer, 0, larger, 0, used);
+                larger.put(0, buffer, 0, used);
             }
             buffer = larger;
         }
@@ -79,7 +83,7 @@ final class SpillFile {
     }
 
     void writeBuffer() {
-        write(ByteBuffer.wrap(buffer, 0, used));
+        write(buffer.duplicate().position(0).limit(used));
         flushedBytes += used;
         used = 0;
     }

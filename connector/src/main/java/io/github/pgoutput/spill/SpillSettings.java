@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param directory           {@code spill.directory}: where the disk backend keeps its files
  *                            (default {@code <java.io.tmpdir>/kafka-connect-pgoutput/<slot name>})
  * @param memoryBufferBytes   {@code spill.memory.buffer.bytes}: frames not yet written to the store, summed over all
- *                            open transactions, never exceed this many bytes of heap (one frame larger than this is
+ *                            open transactions, never exceed this many bytes of memory (one frame larger than this is
  *                            written straight through)
  * @param maxTransactionBytes {@code spill.max.transaction.bytes}: the most one transaction may hold in the spill
  * @param maxTotalBytes       {@code spill.max.total.bytes}: the most all open transactions together may hold

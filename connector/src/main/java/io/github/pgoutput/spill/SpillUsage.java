@@ -5,7 +5,7 @@ package io.github.pgoutput.spill;
  *
  * @param transactions transactions with at least one appended message not yet discarded
  * @param bytes        bytes held for them in the store's own format (frames), including what is still buffered
- * @param bufferedBytes bytes appended but not yet written to the store (heap)
+ * @param bufferedBytes bytes appended but not yet written to the store (held in memory)
  */
 public record SpillUsage(int transactions, long bytes, long bufferedBytes) {
 }

@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
  *   <li>Limits ({@link SpillSettings#maxTransactionBytes()}, {@link SpillSettings#maxTotalBytes()}) and store
  *       failures raise {@link SpillException} naming the path or table and the setting; the failed append stored
  *       nothing the next read could return as complete.</li>
- *   <li>Heap use is bounded by {@link SpillSettings#memoryBufferBytes()} plus a fixed amount per open reader and a
+ *   <li>Memory use (heap and direct buffers) is bounded by {@link SpillSettings#memoryBufferBytes()} plus a fixed amount per open reader and a
  *       few dozen bytes of bookkeeping per transaction and per subtransaction that appended something, whatever the
  *       size of the transactions.</li>
  * </ul>
