@@ -20,6 +20,7 @@ import io.github.pgoutput.spill.SpillReader;
 import io.github.pgoutput.spill.SpillUsage;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -173,7 +174,7 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         if (message instanceof LogicalMessage logical && !logical.transactional()) {
             return new Delivery(Delivery.Kind.COMMITTED, Xid.INVALID, null, false, logical.lsn(), logical.lsn(), null, null,
-                    null, FixedCursor.of(new ChangeEvent(logical, java.util.List.of(), wire.walPosition(), 0)));
+                    null, FixedCursor.of(new ChangeEvent(logical, List.of(), wire.walPosition(), 0)));
         }
         if (message instanceof Relation relation) {
             relations.apply(relation);

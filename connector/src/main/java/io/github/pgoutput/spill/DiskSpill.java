@@ -119,10 +119,13 @@ public final class DiskSpill implements TransactionSpill {
     @Override
     public SpillReader read(Xid xid) {
         SpillFile file = files.get(xid);
-        if (file == null) {
+        if (file != null) {
+            file.checkUsable();
+        }
+        if (file == null || file.bytes == 0) {
+            // Everything appended was cut off again (rolled-back savepoints); the file may never have been written.
             return EmptyReader.INSTANCE;
         }
-        file.checkUsable();
         flush(file);
         try {
             FileChannel channel = FileChannel.open(file.path, StandardOpenOption.READ);

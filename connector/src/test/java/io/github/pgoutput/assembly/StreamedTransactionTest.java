@@ -120,6 +120,19 @@ class StreamedTransactionTest extends AssemblerTestSupport {
     }
 
     @Test
+    void transactionWhoseOnlyChangesWereInARolledBackSavepointCommitsEmpty() {
+        Script script = new Script()
+                .add(streamStart(761, true)).add(relation(762, 1, "t", "id")).add(insert(762, 1, "gone")).add(streamStop())
+                .add(streamAbort(761, 762))
+                .add(streamCommit(761, 0x600, 0x630));
+
+        Received received = Consumer.drain(assembler(script)).get(0);
+
+        assertThat(received.changes()).isEmpty();
+        assertThat(received.delivery().endLsn()).isEqualTo(lsn(0x630));
+    }
+
+    @Test
     void cutsASavepointStreamedInAnEarlierBlockAndKeepsTheRelationsSentBeforeIt() {
         Script script = new Script()
                 .add(streamStart(761, true)).add(relation(761, 1, "t", "id")).add(insert(761, 1, "a"))

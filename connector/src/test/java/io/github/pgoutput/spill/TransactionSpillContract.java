@@ -189,6 +189,18 @@ public abstract class TransactionSpillContract {
     }
 
     @Test
+    void transactionWhoseEveryMessageWasCutOffReadsAsEmpty() {
+        TransactionSpill spill = spill();
+        append(spill, TOP, Xid.of(762), "b", 1);
+
+        spill.discardSubtransaction(TOP, Xid.of(762));
+
+        assertThat(readAll(spill, TOP)).isEmpty();
+        append(spill, TOP, TOP, "c", 2);
+        assertThat(readAll(spill, TOP)).containsExactly("c@0/2");
+    }
+
+    @Test
     void discardingTheTopXidAsASubtransactionDiscardsTheWholeTransaction() {
         TransactionSpill spill = spill();
         append(spill, TOP, TOP, "a", 1);

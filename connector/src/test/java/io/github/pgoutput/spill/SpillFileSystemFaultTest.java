@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real "No space left on device": the spill directory is a 1 MiB tmpfs. Mounting needs root (CAP_SYS_ADMIN);
- * where that is not available the test is reported as skipped, not passed.
+ * Real file-system failures under the spill directory: a 1 MiB tmpfs that fills up ("No space left on device"), and
+ * the same tmpfs remounted read-only ("Read-only file system", which stops root too). Mounting needs root
+ * (CAP_SYS_ADMIN); where that is not available the tests are reported as skipped, not passed.
  */
-class DiskFullTest {
+class SpillFileSystemFaultTest {
 
     @TempDir
     Path temp;
@@ -59,6 +60,19 @@ class DiskFullTest {
         assertThatThrownBy(() -> spill.read(xid)).isInstanceOf(SpillException.class);
         spill.close();
         assertThat(mountPoint.resolve("txn-761.spill")).doesNotExist();
+    }
+
+    @Test
+    void readOnlyFileSystemFailsTheAppendNamingThePathAndNothingIsReadBack() throws Exception {
+        Xid xid = Xid.of(762);
+        DiskSpill spill = DiskSpill.open(SpillSettings.defaults("ro_slot").withDirectory(mountPoint).withMemoryBufferBytes(0));
+        assertThat(run("mount", "-o", "remount,ro", mountPoint.toString())).isZero();
+
+        assertThatThrownBy(() -> spill.append(xid, xid, Lsn.of(1), ByteBuffer.allocate(16))).isInstanceOf(SpillException.class)
+                .hasMessageContaining("Read-only file system")
+                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, xid).toString())
+                .hasMessageContaining("spill.directory");
+        assertThatThrownBy(() -> spill.read(xid)).isInstanceOf(SpillException.class);
     }
 
     private static int run(String... command) throws IOException, InterruptedException {
