@@ -55,7 +55,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String DATABASE_USER_CONFIG = "database.user";
     private static final String DATABASE_USER_DOC = "PostgreSQL role to connect as. It needs the REPLICATION attribute "
-            + "(or superuser), SELECT on the captured tables, and ownership of the publication.";
+            + "(or superuser) and SELECT on the captured tables; creating the publication "
+            + "(publication.autocreate.mode) also needs CREATE on the database and ownership of the tables "
+            + "(superuser for all_tables).";
     private static final String DATABASE_USER_DISPLAY = "User";
 
     public static final String DATABASE_PASSWORD_CONFIG = "database.password";
