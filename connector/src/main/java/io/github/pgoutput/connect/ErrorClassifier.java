@@ -64,7 +64,8 @@ public final class ErrorClassifier {
             return alreadyClassified;
         }
         Verdict verdict = verdict(error);
-        String message = context + " failed: " + error.getMessage() + " (" + verdict.reason() + ")";
+        String detail = error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+        String message = context + " failed: " + detail + " (" + verdict.reason() + ")";
         return verdict.retriable() ? new RetriableException(message, error) : new ConnectException(message, error);
     }
 

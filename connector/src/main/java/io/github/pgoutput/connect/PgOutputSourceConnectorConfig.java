@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.Config;
@@ -291,56 +290,6 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int MAX_QUEUE_SIZE_DEFAULT = 8192;
     private static final String MAX_QUEUE_SIZE_DISPLAY = "Max queue size";
 
-    // ---- Single-key validators -----------------------------------------------------------------------------
-
-    private static final Pattern LOWERCASE_IDENTIFIER = Pattern.compile("[a-z0-9_]{1,63}");
-    private static final Pattern TOPIC_CHARACTERS = Pattern.compile("[a-zA-Z0-9._-]+");
-    private static final Pattern JAVA_CLASS_NAME =
-            Pattern.compile("(\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*\\.)*"
-                    + "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*");
-
-    private static ConfigDef.Validator lowercaseIdentifier() {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            if (value == null || !LOWERCASE_IDENTIFIER.matcher(value.toString()).matches()) {
-                throw new ConfigException(name, value,
-                        "must be 1 to 63 characters of lowercase letters, digits and underscores");
-            }
-        }, () -> "[a-z0-9_]{1,63}");
-    }
-
-    private static ConfigDef.Validator topicCharacters() {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            if (value == null || value.toString().length() > 200
-                    || !TOPIC_CHARACTERS.matcher(value.toString()).matches()) {
-                throw new ConfigException(name, value,
-                        "must be 1 to 200 characters of letters, digits, '.', '_' and '-' (it starts Kafka topic names)");
-            }
-        }, () -> "[a-zA-Z0-9._-]{1,200}");
-    }
-
-    private static ConfigDef.Validator regexList() {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            for (Object item : (List<?>) value) {
-                try {
-                    Pattern.compile(item.toString());
-                } catch (PatternSyntaxException e) {
-                    throw new ConfigException(name, value,
-                            "'" + item + "' is not a valid regular expression: " + e.getDescription());
-                }
-            }
-        }, () -> "comma-separated regular expressions");
-    }
-
-    private static ConfigDef.Validator spillBackendValidator() {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            String text = value == null ? "" : value.toString();
-            if (!text.equals(SPILL_BACKEND_DISK) && !text.equals(SPILL_BACKEND_DATABASE)
-                    && !JAVA_CLASS_NAME.matcher(text).matches()) {
-                throw new ConfigException(name, value, "must be disk, database or a fully qualified class name");
-            }
-        }, () -> "disk, database, or a class name");
-    }
-
     // ---- The ConfigDef -------------------------------------------------------------------------------------
 
     public static final ConfigDef CONFIG_DEF = configDef();
@@ -368,7 +317,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, DATABASE_SSLKEY_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLKEY_DISPLAY);
 
         order = 0;
-        def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, lowercaseIdentifier(),
+        def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
                 Importance.HIGH, SLOT_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, SLOT_NAME_DISPLAY);
         def.define(PUBLICATION_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, PUBLICATION_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, PUBLICATION_NAME_DISPLAY);
@@ -391,13 +340,13 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Width.SHORT, STATUS_UPDATE_INTERVAL_MS_DISPLAY);
 
         order = 0;
-        def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", regexList(),
+        def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.HIGH, TABLE_INCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_INCLUDE_LIST_DISPLAY);
-        def.define(TABLE_EXCLUDE_LIST_CONFIG, Type.LIST, "", regexList(),
+        def.define(TABLE_EXCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.MEDIUM, TABLE_EXCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_EXCLUDE_LIST_DISPLAY);
 
         order = 0;
-        def.define(TOPIC_PREFIX_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, topicCharacters(),
+        def.define(TOPIC_PREFIX_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.topicCharacters(),
                 Importance.HIGH, TOPIC_PREFIX_DOC, GROUP_RECORDS, ++order, Width.MEDIUM, TOPIC_PREFIX_DISPLAY);
         def.define(TOMBSTONES_ON_DELETE_CONFIG, Type.BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT,
                 Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS, ++order, Width.SHORT,
@@ -414,12 +363,13 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(HEARTBEAT_INTERVAL_MS_CONFIG, Type.INT, HEARTBEAT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(0),
                 Importance.MEDIUM, HEARTBEAT_INTERVAL_MS_DOC, GROUP_RECORDS, ++order, Width.SHORT,
                 HEARTBEAT_INTERVAL_MS_DISPLAY);
-        def.define(TOPIC_HEARTBEAT_PREFIX_CONFIG, Type.STRING, TOPIC_HEARTBEAT_PREFIX_DEFAULT, topicCharacters(),
+        def.define(TOPIC_HEARTBEAT_PREFIX_CONFIG, Type.STRING, TOPIC_HEARTBEAT_PREFIX_DEFAULT,
+                ConfigValidators.topicCharacters(),
                 Importance.LOW, TOPIC_HEARTBEAT_PREFIX_DOC, GROUP_RECORDS, ++order, Width.MEDIUM,
                 TOPIC_HEARTBEAT_PREFIX_DISPLAY);
 
         order = 0;
-        def.define(SPILL_BACKEND_CONFIG, Type.STRING, SPILL_BACKEND_DEFAULT, spillBackendValidator(),
+        def.define(SPILL_BACKEND_CONFIG, Type.STRING, SPILL_BACKEND_DEFAULT, ConfigValidators.spillBackendValidator(),
                 Importance.MEDIUM, SPILL_BACKEND_DOC, GROUP_SPILL, ++order, Width.LONG, SPILL_BACKEND_DISPLAY);
         def.define(SPILL_DIRECTORY_CONFIG, Type.STRING, null, null,
                 Importance.MEDIUM, SPILL_DIRECTORY_DOC, GROUP_SPILL, ++order, Width.LONG, SPILL_DIRECTORY_DISPLAY);
@@ -432,7 +382,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SPILL_MAX_TOTAL_BYTES_CONFIG, Type.LONG, SPILL_MAX_TOTAL_BYTES_DEFAULT,
                 ConfigDef.Range.atLeast(0), Importance.LOW, SPILL_MAX_TOTAL_BYTES_DOC, GROUP_SPILL, ++order,
                 Width.SHORT, SPILL_MAX_TOTAL_BYTES_DISPLAY);
-        def.define(SPILL_DATABASE_SCHEMA_CONFIG, Type.STRING, SPILL_DATABASE_SCHEMA_DEFAULT, lowercaseIdentifier(),
+        def.define(SPILL_DATABASE_SCHEMA_CONFIG, Type.STRING, SPILL_DATABASE_SCHEMA_DEFAULT,
+                ConfigValidators.lowercaseIdentifier(),
                 Importance.LOW, SPILL_DATABASE_SCHEMA_DOC, GROUP_SPILL, ++order, Width.MEDIUM,
                 SPILL_DATABASE_SCHEMA_DISPLAY);
 
@@ -442,7 +393,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SNAPSHOT_MAX_THREADS_CONFIG, Type.INT, SNAPSHOT_MAX_THREADS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, SNAPSHOT_MAX_THREADS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
                 SNAPSHOT_MAX_THREADS_DISPLAY);
-        def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", regexList(),
+        def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.LOW, SNAPSHOT_INCLUDE_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
                 SNAPSHOT_INCLUDE_LIST_DISPLAY);
 

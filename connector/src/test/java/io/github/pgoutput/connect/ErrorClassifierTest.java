@@ -66,6 +66,12 @@ class ErrorClassifierTest {
     }
 
     @Test
+    void namesTheExceptionTypeWhenItHasNoMessage() {
+        assertThat(ErrorClassifier.classify("decoding", new NullPointerException()))
+                .hasMessageStartingWith("decoding failed: java.lang.NullPointerException (");
+    }
+
+    @Test
     void treatsRetriableKafkaClientErrorsAsTransient() {
         assertThat(ErrorClassifier.classify("reading offsets", new TimeoutException("timed out")))
                 .isInstanceOf(RetriableException.class);
