@@ -121,11 +121,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String STREAMING_CONFIG = "streaming";
     private static final String STREAMING_DOC = "Whether PostgreSQL may send a large transaction before it commits "
-            + "(pgoutput's streaming option). Streamed changes go to the transaction spill and reach Kafka only at "
-            + "commit. auto: on when the negotiated protocol is 2 or 3, parallel when it is 4 (streaming then costs "
-            + "nothing extra and relieves the server's logical_decoding_work_mem), off for protocol 1. off: "
-            + "PostgreSQL spills large transactions to its own disk and sends them at commit. on needs protocol 2 or "
-            + "later, parallel needs 4.";
+            + "(pgoutput's streaming option) instead of spilling it to its own disk once it exceeds "
+            + "logical_decoding_work_mem. Streamed changes go to the transaction spill and reach Kafka only at "
+            + "commit. auto (on by default whenever the protocol allows): parallel when the negotiated protocol is 4 "
+            + "(the same stream, but a Stream Abort also carries the abort LSN and time), on when it is 2 or 3, off "
+            + "for protocol 1. on needs protocol 2 or later, parallel needs 4.";
     private static final String STREAMING_DEFAULT = StreamingMode.AUTO.configValue();
     private static final String STREAMING_DISPLAY = "Streaming of in-progress transactions";
 
