@@ -240,6 +240,29 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
         return last[0];
     }
 
+    /** {@code PUT /connectors/<name>/stop}: stops connector and tasks but keeps the configuration and offsets. */
+    void stopConnector(String name) {
+        cluster.stopConnector(name);
+    }
+
+    /** {@code PUT /connectors/<name>/resume}: runs a stopped or paused connector again. */
+    void resumeConnector(String name) {
+        cluster.resumeConnector(name);
+    }
+
+    /** {@code GET /connectors/<name>/offsets}: the stored source offset of each source partition. */
+    Map<Map<String, ?>, Map<String, ?>> sourceOffsets(String name) {
+        return cluster.connectorOffsets(name).toMap();
+    }
+
+    /**
+     * {@code PATCH /connectors/<name>/offsets} for one source partition; the connector must be STOPPED (see
+     * {@link #stopConnector}). A null {@code offset} deletes the partition's offset.
+     */
+    void alterSourceOffset(String name, Map<String, ?> partition, Map<String, ?> offset) {
+        cluster.alterSourceConnectorOffset(name, partition, offset);
+    }
+
     /**
      * {@code PUT /connector-plugins/<class>/config/validate}. Returns the error messages per key, only for keys that
      * have errors; an empty map means the configuration is valid.
@@ -316,7 +339,12 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
 
     // ---- Waiting -------------------------------------------------------------------------------------------
 
-    private static void awaitCondition(Duration timeout, String what, BooleanSupplier condition) {
+    /**
+     * Polls {@code condition} every 200 ms until it holds.
+     *
+     * @throws AssertionError after {@code timeout}, naming {@code what} was awaited
+     */
+    static void awaitCondition(Duration timeout, String what, BooleanSupplier condition) {
         awaitCondition(timeout, () -> what, condition);
     }
 

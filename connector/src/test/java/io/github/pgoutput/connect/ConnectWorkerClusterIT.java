@@ -95,6 +95,33 @@ class ConnectWorkerClusterIT {
     }
 
     @Test
+    void readsAndAltersStoredSourceOffsetsOverRest() throws IOException {
+        Path file = dir.resolve("offsets.txt");
+        append(file, "first", "second");
+        connect.createTopic("harness-offsets", 1);
+        connect.configureConnector("offsets", fileSource(file, "harness-offsets"));
+        connect.awaitRunning("offsets", 1, WAIT);
+        connect.awaitRecords("harness-offsets", 2, WAIT);
+        Map<String, String> partition = Map.of("filename", file.toString());
+        long fileSize = Files.size(file);
+        ConnectWorkerCluster.awaitCondition(WAIT, "offset of " + file + " at its end (" + fileSize + ")", () -> {
+            Map<String, ?> offset = connect.sourceOffsets("offsets").get(partition);
+            return offset != null && ((Number) offset.get("position")).longValue() == fileSize;
+        });
+
+        connect.stopConnector("offsets");
+        connect.awaitStatus("offsets", "STOPPED", status -> "STOPPED".equals(status.connector().state()), WAIT);
+        connect.alterSourceOffset("offsets", partition, Map.of("position", 0L));
+        connect.resumeConnector("offsets");
+        connect.awaitRunning("offsets", 1, WAIT);
+
+        // Rewound to the start of the file, the source reads both lines again.
+        assertThat(values(connect.awaitRecords("harness-offsets", 4, WAIT)))
+                .containsExactly("first", "second", "first", "second");
+        connect.deleteConnector("offsets");
+    }
+
+    @Test
     void deliversRecordsWrittenWhileTheBrokerWasDown() throws IOException {
         Path file = dir.resolve("outage.txt");
         append(file, "before");
