@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * {@code transaction.state.log.min.isr=1}), so {@link #exactlyOnceSource()} workers can start. Workers use
  * {@code StringConverter} for keys and values unless {@link #workerProperty} says otherwise. The broker does not
  * create topics on demand: create them with {@link #createTopic} or let Connect's topic creation do it.
- * Starting takes about 9-14 s on a busy 2-core machine (more under heavy load), so share one cluster per IT class.
+ * Starting took 9-34 s on a shared 2-core machine (load average 8), so share one cluster per IT class.
  *
  * <p>Not thread-safe: drive it from the test thread.
  */
