@@ -59,7 +59,11 @@ final class ArrayConverter implements ColumnConverter {
         }
         List<Object> out = new ArrayList<>(elements.size());
         for (String value : elements) {
-            out.add(element.fromText(value));
+            try {
+                out.add(element.fromText(value));
+            } catch (ValueConversionException e) {
+                throw elementFailure(out.size(), e);
+            }
         }
         return Collections.unmodifiableList(out);
     }
@@ -98,7 +102,12 @@ final class ArrayConverter implements ColumnConverter {
             out = new ArrayList<>((int) count);
             for (long i = 0; i < count; i++) {
                 int length = in.int32();
-                out.add(length == -1 ? null : element.fromBinary(in.bytes(length)));
+                byte[] value = length == -1 ? null : in.bytes(length);
+                try {
+                    out.add(element.fromBinary(value));
+                } catch (ValueConversionException e) {
+                    throw elementFailure(out.size(), e);
+                }
             }
             in.expectEnd();
         } catch (IllegalArgumentException e) {
@@ -106,6 +115,11 @@ final class ArrayConverter implements ColumnConverter {
                     + ValueConversionException.hex(bytes) + ": " + e.getMessage(), e);
         }
         return Collections.unmodifiableList(out);
+    }
+
+    private ValueConversionException elementFailure(int index, ValueConversionException cause) {
+        return new ValueConversionException("Cannot convert element " + index + " (0-based, row-major) of "
+                + type.describe() + ": " + cause.getMessage(), cause);
     }
 
     @Override
