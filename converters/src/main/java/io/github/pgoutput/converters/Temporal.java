@@ -69,8 +69,14 @@ final class Temporal {
         int offsetSeconds = in.offsetIfPresent();
         long days = in.epochDay();
         in.end();
-        long micros = Math.addExact(Math.multiplyExact(days, MICROS_PER_DAY), timeOfDay);
-        return checkedTimestamp(Math.subtractExact(micros, offsetSeconds * MICROS_PER_SECOND), text);
+        long micros;
+        try {
+            micros = Math.subtractExact(Math.addExact(Math.multiplyExact(days, MICROS_PER_DAY), timeOfDay),
+                    offsetSeconds * MICROS_PER_SECOND);
+        } catch (ArithmeticException overflow) {
+            throw outOfRange(text);
+        }
+        return checkedTimestamp(micros, text);
     }
 
     /** Microseconds since 1970 of a timestamp(tz) send form (microseconds since 2000, INT64 MAX/MIN for infinity). */
