@@ -46,6 +46,13 @@ class TextAndOtherTypesLiveTest {
     }
 
     @PostgresTest
+    void byteaIsReadFromTheOlderEscapeOutputToo(PostgresDatabase database) throws Exception {
+        List<TypeCase> cases = List.of(
+                of("bytea", "'\\x'", new byte[0]), of("bytea", "'\\x005c27ff41'", new byte[] {0, '\\', '\'', -1, 'A'}));
+        ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases, "SET bytea_output = 'escape'"));
+    }
+
+    @PostgresTest
     void networkAddressesPrintTheSameFromBothForms(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
                 nullOf("inet"), of("inet", "'192.168.0.1'", "192.168.0.1"), of("inet", "'192.168.0.1/24'", "192.168.0.1/24"),
