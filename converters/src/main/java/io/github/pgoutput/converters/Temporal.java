@@ -182,14 +182,13 @@ final class Temporal {
     private static final class Cursor {
         private final String text;
         private int pos;
+        private int year;
+        private int month;
+        private int day;
 
         Cursor(String text) {
             this.text = text;
         }
-
-        private int year;
-        private int month;
-        private int day;
 
         /** Reads {@code Y-MM-DD} (year of at least 4 digits); the era is read later by {@link #epochDay}. */
         void date() {

@@ -42,8 +42,7 @@ final class Expected {
         return new BigDecimal(decimal);
     }
 
-    @SafeVarargs
-    static <T> List<T> list(T... elements) {
+    static List<Object> list(Object... elements) {
         return Arrays.asList(elements);
     }
 }
