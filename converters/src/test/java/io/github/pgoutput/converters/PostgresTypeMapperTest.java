@@ -121,6 +121,17 @@ class PostgresTypeMapperTest {
     }
 
     @Test
+    void producesDatesThatConnectsDateTypeTurnsBackIntoTheSameDayNumbers() {
+        ColumnConverter date = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1));
+        Schema schema = date.schema(true);
+        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("infinity"))).isEqualTo(Integer.MAX_VALUE);
+        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("-infinity"))).isEqualTo(Integer.MIN_VALUE);
+        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("4714-11-24 BC")))
+                .isEqualTo((int) java.time.LocalDate.of(-4713, 11, 24).toEpochDay());
+        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("5874897-12-31"))).isEqualTo(2_145_042_905);
+    }
+
+    @Test
     void cachesOneConverterPerTypeDescription() {
         assertThat(mapper.converterFor(PgColumnType.builtIn(1007, -1))).isSameAs(mapper.converterFor(PgColumnType.builtIn(1007, -1)));
         assertThat(mapper.converterFor(PgColumnType.builtIn(1700, -1))).isNotSameAs(mapper.converterFor(PgColumnType.builtIn(1700, 327686)));
