@@ -94,10 +94,14 @@ final class ArrayConverter implements ColumnConverter {
             for (int i = 0; i < dimensions; i++) {
                 int length = in.int32();
                 in.int32(); // lower bound: dropped, see the class comment
+                if (length < 0) {
+                    throw new IllegalArgumentException("dimension " + i + " has negative length " + length);
+                }
+                // Each element takes at least its 4-byte length word; checking per dimension keeps count from overflowing.
                 count *= length;
-            }
-            if (count > in.remaining() / 4) {
-                throw new IllegalArgumentException(count + " elements cannot fit in " + in.remaining() + " bytes");
+                if (count > bytes.length / 4) {
+                    throw new IllegalArgumentException(count + " elements cannot fit in " + bytes.length + " bytes");
+                }
             }
             out = new ArrayList<>((int) count);
             for (long i = 0; i < count; i++) {

@@ -203,4 +203,16 @@ class PostgresTypeMapperTest {
         byte[] int8Array = java.util.HexFormat.of().parseHex("0000000100000000000000140000000100000001000000080000000000000001");
         assertThatThrownBy(() -> int4s.fromBinary(int8Array)).hasMessageContaining("element type OID 20");
     }
+
+    @Test
+    void refusesArrayHeadersThatClaimMoreElementsThanTheBytesHold() {
+        ColumnConverter int4s = mapper.converterFor(PgColumnType.builtIn(1007, -1));
+        // 6 dimensions of 2^31-1 elements each, no element data
+        String header = "00000006" + "00000000" + "00000017" + "7fffffff00000001".repeat(6);
+        assertThatThrownBy(() -> int4s.fromBinary(java.util.HexFormat.of().parseHex(header)))
+                .isInstanceOf(ValueConversionException.class).hasMessageContaining("cannot fit");
+        String negative = "00000001" + "00000000" + "00000017" + "ffffffff00000001";
+        assertThatThrownBy(() -> int4s.fromBinary(java.util.HexFormat.of().parseHex(negative)))
+                .isInstanceOf(ValueConversionException.class).hasMessageContaining("negative length");
+    }
 }
