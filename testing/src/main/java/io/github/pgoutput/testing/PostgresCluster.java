@@ -1,0 +1,280 @@
+package io.github.pgoutput.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A throwaway PostgreSQL server for tests: {@code initdb} into a fresh temporary directory, a free loopback port,
+ * logical replication settings, trust authentication for the superuser {@code postgres}. {@link #close()} stops it
+ * and deletes its data directory.
+ *
+ * <p>Tests normally get one through {@link PostgresTest}; start one directly only when a test needs settings the
+ * shared servers must not have (for example {@code wal_level=replica}). Not thread-safe.
+ */
+public final class PostgresCluster implements AutoCloseable {
+
+    public static final String SUPERUSER = "postgres";
+    public static final String HOST = "127.0.0.1";
+
+    /** Settings every test server gets; {@link #start(int, Map)} can override each. */
+    public static final Map<String, String> DEFAULT_SETTINGS = defaults();
+
+    private final PostgresInstallation installation;
+    private final Path baseDirectory;
+    private final Path dataDirectory;
+    private final Path logFile;
+    private final int port;
+    private boolean running;
+
+    private PostgresCluster(PostgresInstallation installation, Path baseDirectory, int port) {
+        this.installation = installation;
+        this.baseDirectory = baseDirectory;
+        this.dataDirectory = baseDirectory.resolve("data");
+        this.logFile = baseDirectory.resolve("server.log");
+        this.port = port;
+    }
+
+    /** Starts a server of {@code majorVersion} with {@link #DEFAULT_SETTINGS} overridden by {@code settings}. */
+    public static PostgresCluster start(int majorVersion, Map<String, String> settings) {
+        PostgresInstallation installation = PostgresInstallation.of(majorVersion);
+        IOException lastFailure = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            PostgresCluster cluster = null;
+            try {
+                Path base = Files.createTempDirectory("kcpg-pg" + majorVersion + "-");
+                OsCommands.giveToServerUser(base);
+                cluster = new PostgresCluster(installation, base, freePort());
+                cluster.initdb(settings);
+                cluster.startServer();
+                cluster.registerShutdownHook();
+                return cluster;
+            } catch (IOException e) {
+                lastFailure = e;
+                if (cluster != null) {
+                    cluster.deleteFiles();
+                }
+                if (!String.valueOf(e.getMessage()).contains("could not bind")) {
+                    break;
+                }
+            }
+        }
+        throw new IllegalStateException("PostgreSQL " + majorVersion + " did not start: " + lastFailure.getMessage(), lastFailure);
+    }
+
+    public int majorVersion() {
+        return installation.majorVersion();
+    }
+
+    public PostgresInstallation installation() {
+        return installation;
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://" + HOST + ":" + port + "/" + database;
+    }
+
+    /** A superuser connection to {@code database}. */
+    public Connection connect(String database) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", SUPERUSER);
+        return DriverManager.getConnection(jdbcUrl(database), properties);
+    }
+
+    /** Runs each statement in its own autocommit transaction as the superuser. */
+    public void execute(String database, String... statements) {
+        try (Connection connection = connect(database); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed on PostgreSQL " + majorVersion() + " database " + database + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Changes a server setting with ALTER SYSTEM and reloads the configuration. Close the result to put the
+     * setting back (the servers are shared between tests).
+     */
+    public AutoCloseable withSystemSetting(String name, String value) {
+        execute("postgres", "ALTER SYSTEM SET " + name + " = '" + value.replace("'", "''") + "'", "SELECT pg_reload_conf()");
+        return () -> execute("postgres", "ALTER SYSTEM RESET " + name, "SELECT pg_reload_conf()");
+    }
+
+    public void createDatabase(String name) {
+        execute("postgres", "CREATE DATABASE " + name);
+    }
+
+    /** Drops {@code name} with its replication slots, ending every session that uses it. */
+    public void dropDatabase(String name) {
+        String literal = "'" + name.replace("'", "''") + "'";
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (Connection connection = connect("postgres"); Statement statement = connection.createStatement()) {
+                statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = " + literal + " AND pid <> pg_backend_pid()");
+                statement.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = " + literal + " AND NOT active");
+                statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                return;
+            } catch (SQLException e) {
+                // A walsender that was just terminated can hold its slot for a moment (SQLSTATE 55006); try again.
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot drop test database " + name + " on PostgreSQL " + majorVersion() + ": " + e.getMessage(), e);
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    /** Restarts the server; {@code mode} is {@code pg_ctl}'s shutdown mode ({@code fast}, {@code immediate}). */
+    public void restart(String mode) {
+        stop(mode);
+        try {
+            startServer();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void stop(String mode) {
+        if (!running) {
+            return;
+        }
+        try {
+            pgCtl(List.of("stop", "-m", mode, "-t", "60"));
+            running = false;
+        } catch (IOException e) {
+            throw new IllegalStateException("pg_ctl stop -m " + mode + " failed: " + e.getMessage() + "\n--- server log tail ---\n" + logTail(30), e);
+        }
+    }
+
+    public void startAgain() {
+        try {
+            startServer();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    public String logTail(int lines) {
+        return TestFiles.tail(logFile, lines);
+    }
+
+    /** Stops the server at once and deletes its files. */
+    @Override
+    public void close() {
+        try {
+            if (running) {
+                pgCtl(List.of("stop", "-m", "immediate", "-t", "60"));
+                running = false;
+            }
+        } catch (IOException e) {
+            // Deleting the files below makes a hung postmaster exit too; report nothing more useful than that.
+        } finally {
+            deleteFiles();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgreSQL " + majorVersion() + " on port " + port;
+    }
+
+    private void initdb(Map<String, String> overrides) throws IOException {
+        OsCommands.run(OsCommands.asServerUser(List.of(installation.executable("initdb").toString(),
+                "-D", dataDirectory.toString(), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")), baseDirectory, 120);
+        Map<String, String> settings = new LinkedHashMap<>(DEFAULT_SETTINGS);
+        settings.put("port", Integer.toString(port));
+        settings.put("unix_socket_directories", "'" + baseDirectory + "'");
+        settings.putAll(overrides);
+        List<String> lines = new ArrayList<>();
+        lines.add("");
+        lines.add("# kafka-connect-pgoutput test server");
+        settings.forEach((name, value) -> lines.add(name + " = " + value));
+        Files.write(dataDirectory.resolve("postgresql.conf"), lines, StandardOpenOption.APPEND);
+    }
+
+    private void startServer() throws IOException {
+        try {
+            pgCtl(List.of("start", "-w", "-t", "60", "-l", logFile.toString()));
+            running = true;
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "\n--- server log tail (" + logFile + ") ---\n" + logTail(30), e);
+        }
+    }
+
+    private void pgCtl(List<String> arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of(installation.executable("pg_ctl").toString(), "-D", dataDirectory.toString()));
+        command.addAll(arguments);
+        OsCommands.run(OsCommands.asServerUser(command), baseDirectory, 120);
+    }
+
+    private void registerShutdownHook() {
+        // Stops the server if the JVM exits without closing the extension store (e.g. a killed fork).
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "stop-" + this));
+    }
+
+    private void deleteFiles() {
+        try {
+            TestFiles.deleteRecursively(baseDirectory);
+        } catch (IOException e) {
+            // Temporary files only; the OS cleans them eventually.
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("listen_addresses", "'" + HOST + "'");
+        settings.put("wal_level", "logical");
+        settings.put("max_prepared_transactions", "10");
+        settings.put("max_wal_senders", "20");
+        settings.put("max_replication_slots", "20");
+        settings.put("max_connections", "100");
+        settings.put("fsync", "off");
+        settings.put("shared_buffers", "64MB");
+        settings.put("log_min_messages", "warning");
+        return Map.copyOf(settings);
+    }
+}
