@@ -1,0 +1,56 @@
+package io.github.pgoutput;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The package rules of the connector, checked on the compiled main classes. Pure layers stay free of Kafka and
+ * JDBC so they can be tested and reasoned about without either. Rules pass for packages that do not exist yet.
+ */
+@AnalyzeClasses(packages = "io.github.pgoutput", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule decoderDependsOnTheJdkOnly = classes()
+            .that().resideInAPackage("io.github.pgoutput.pgoutput..")
+            .should().onlyDependOnClassesThat(resideInAnyPackage("java..", "io.github.pgoutput.pgoutput..")
+                    .and(not(resideInAnyPackage("java.sql..", "java.net.."))))
+            .because("the decoder is pure: bytes in, messages out, java.* only and no JDBC or network")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule assemblyIsFreeOfKafkaAndJdbc = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.assembly..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "org.postgresql..", "java.sql..")
+            .because("transaction assembly is pure logic over decoded messages")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule spillIsFreeOfKafka = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.spill..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+            .because("spill backends store transactions, they do not speak Kafka (java.sql is allowed for the database backend)")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule replicationIsFreeOfKafka = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.replication..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+            .because("replication I/O talks to PostgreSQL only")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule onlyConnectImportsKafka = noClasses()
+            // converters is its own module, built on connect-api by design; it may show up here as a dependency.
+            .that().resideOutsideOfPackages("io.github.pgoutput.connect..", "io.github.pgoutput.converters..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+            .because("io.github.pgoutput.connect is the only package that imports org.apache.kafka")
+            .allowEmptyShould(true);
+}
