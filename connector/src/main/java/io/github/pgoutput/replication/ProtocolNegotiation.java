@@ -1,5 +1,6 @@
 package io.github.pgoutput.replication;
 
+import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.StreamingMode;
 
 /**
@@ -77,5 +78,10 @@ public final class ProtocolNegotiation {
      */
     public record NegotiatedProtocol(int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean binary,
                                      boolean messages, OriginFilter origin) {
+
+        /** What the decoder must be built with to read this session's messages. */
+        public DecoderSettings decoderSettings() {
+            return new DecoderSettings(protocolVersion, streaming);
+        }
     }
 }
