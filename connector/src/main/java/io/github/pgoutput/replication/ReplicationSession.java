@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -161,6 +162,7 @@ public final class ReplicationSession implements AutoCloseable {
                     serverWalEnd = receive;
                 }
                 receiveLsnAfterLastRead = receive;
+                checkServerWarnings();
                 if (stream.isClosed()) {
                     throw new ReplicationConnectionLostException(Setting.HOSTNAME, "the server ended the replication stream of slot '"
                             + settings.slotName() + "'; the session will have to be reopened", null);
@@ -173,6 +175,28 @@ public final class ReplicationSession implements AutoCloseable {
             throw SqlErrors.classify(e, "reading from replication slot '" + settings.slotName() + "'", Setting.PUBLICATION_NAME);
         } finally {
             streamLock.unlock();
+        }
+    }
+
+    /**
+     * Notices the walsender sends inside the stream end up as warnings on the connection. PostgreSQL 18 reports a
+     * publication that does not exist (any more) only this way and then skips its changes, where 15-17 end the stream
+     * with an error (spec 5.2); silently losing changes is not acceptable, so that warning ends the session too.
+     */
+    private void checkServerWarnings() throws SQLException {
+        SQLWarning warning = connection.getWarnings();
+        if (warning == null) {
+            return;
+        }
+        connection.clearWarnings();
+        for (SQLWarning w = warning; w != null; w = w.getNextWarning()) {
+            String text = String.valueOf(w.getMessage());
+            if (text.contains("skipped loading publication")) {
+                throw new ReplicationSetupException(Setting.PUBLICATION_NAME, "the server skips changes of slot '" + settings.slotName()
+                        + "' because a publication is missing: " + text + "; create the publication '" + settings.publicationName()
+                        + "' again (or fix publication.name) and restart from the last stored position");
+            }
+            LOG.warn("Replication from slot {}: server warning: {}", settings.slotName(), text);
         }
     }
 

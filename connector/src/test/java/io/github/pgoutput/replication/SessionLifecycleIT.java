@@ -56,6 +56,20 @@ class SessionLifecycleIT {
 
     @PostgresTest
     @Timeout(60)
+    void aPublicationDroppedWhileStreamingEndsTheSessionWithAPermanentError(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE t (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE t");
+        try (ReplicationSession session = ReplicationSession.open(LiveStreams.settings(db, "dropped", "pub").build(), Lsn.INVALID)) {
+            db.execute("DROP PUBLICATION pub", "INSERT INTO t VALUES (1)");
+
+            // 15-17 end the stream with an error; 18 only warns and would skip the change (spec 5.2).
+            assertThatThrownBy(() -> readUntil(session, frames -> false, WAIT))
+                    .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_NAME))
+                    .hasMessageContaining("\"pub\"");
+        }
+    }
+
+    @PostgresTest
+    @Timeout(60)
     void aSecondSessionOnABusySlotIsRefusedAsRetriable(PostgresDatabase db) {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE t");
         ReplicationSettings settings = LiveStreams.settings(db, "busy", "pub").build();
