@@ -243,6 +243,32 @@ class CaptureScenariosIT {
                 .allSatisfy(a -> assertThat(a.abortLsn().orElseThrow()).isGreaterThan(Lsn.INVALID));
     }
 
+    @PostgresTest(logicalDecodingWorkMem = "64kB")
+    @Timeout(90)
+    void withStreamingOffALargeTransactionArrivesWholeAtCommit(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE big_t (id int, pad text)", "CREATE PUBLICATION pub FOR TABLE big_t");
+        String sql = "INSERT INTO big_t " + BIG_ROWS.formatted(1000) + ";";
+        Captures caps = capture(db, "streaming-off", b -> b.streaming(StreamingMode.OFF), sql, c -> c.count('C') >= 1);
+
+        assertThat(caps.shape()).containsExactly("B", "R public.big_t DEFAULT id,pad", "I big_t +", "C");
+        assertThat(caps.countAt("I big_t")).isEqualTo(1000);
+    }
+
+    @PostgresTest(minVersion = 16)
+    @Timeout(60)
+    void originNoneDropsTransactionsThatCarryAReplicationOrigin(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE t (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE t", "SELECT pg_replication_origin_create('orig1')");
+        String sql = "SELECT pg_replication_origin_session_setup('orig1'); INSERT INTO t VALUES (1); SELECT pg_replication_origin_session_reset();\n"
+                + "INSERT INTO t VALUES (2);";
+        Captures none = capture(db, "origin-none", b -> b.origin(OriginFilter.NONE), sql, c -> c.count('C') >= 1);
+        assertThat(none.tokens()).containsExactly("B", "R public.t DEFAULT id*", "I t N(t:2)", "C");
+
+        LiveStreams.awaitSlotInactive(db, "capture");
+        db.execute("SELECT pg_drop_replication_slot('capture')", "TRUNCATE t");
+        Captures any = capture(db, "origin-any", b -> b.origin(OriginFilter.ANY), sql, c -> c.count('C') >= 2);
+        assertThat(any.tokens()).containsExactly("B", "O orig1", "R public.t DEFAULT id*", "I t N(t:1)", "C", "B", "I t N(t:2)", "C");
+    }
+
     /** Opens a session with a fresh slot, runs the SQL (psql-like: each line one batch), and reads until {@code done}. */
     private static Captures capture(PostgresDatabase db, String scenario, UnaryOperator<ReplicationSettings.Builder> options, String sql,
                                     java.util.function.Predicate<Captures> done) throws Exception {
