@@ -1,0 +1,67 @@
+package io.github.pgoutput.connect;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The single-key validators of {@link PgOutputSourceConnectorConfig} that Kafka's ConfigDef does not provide. Each
+ * throws a {@link ConfigException} naming the key and the value, and prints its rule for the generated
+ * documentation. (Enum-valued keys use {@link ConfigChoices#validator}.)
+ */
+final class ConfigValidators {
+
+    private static final Pattern LOWERCASE_IDENTIFIER = Pattern.compile("[a-z0-9_]{1,63}");
+    private static final Pattern TOPIC_CHARACTERS = Pattern.compile("[a-zA-Z0-9._-]+");
+    private static final Pattern JAVA_CLASS_NAME =
+            Pattern.compile("(\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*\\.)*"
+                    + "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*");
+
+    private ConfigValidators() {
+    }
+
+    static ConfigDef.Validator lowercaseIdentifier() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value == null || !LOWERCASE_IDENTIFIER.matcher(value.toString()).matches()) {
+                throw new ConfigException(name, value,
+                        "must be 1 to 63 characters of lowercase letters, digits and underscores");
+            }
+        }, () -> "[a-z0-9_]{1,63}");
+    }
+
+    static ConfigDef.Validator topicCharacters() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value == null || value.toString().length() > 200
+                    || !TOPIC_CHARACTERS.matcher(value.toString()).matches()) {
+                throw new ConfigException(name, value,
+                        "must be 1 to 200 characters of letters, digits, '.', '_' and '-' (it starts Kafka topic names)");
+            }
+        }, () -> "[a-zA-Z0-9._-]{1,200}");
+    }
+
+    static ConfigDef.Validator regexList() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            for (Object item : (List<?>) value) {
+                try {
+                    Pattern.compile(item.toString());
+                } catch (PatternSyntaxException e) {
+                    throw new ConfigException(name, value,
+                            "'" + item + "' is not a valid regular expression: " + e.getDescription());
+                }
+            }
+        }, () -> "comma-separated regular expressions");
+    }
+
+    static ConfigDef.Validator spillBackendValidator() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            String text = value == null ? "" : value.toString();
+            if (!text.equals(PgOutputSourceConnectorConfig.SPILL_BACKEND_DISK) && !text.equals(PgOutputSourceConnectorConfig.SPILL_BACKEND_DATABASE)
+                    && !JAVA_CLASS_NAME.matcher(text).matches()) {
+                throw new ConfigException(name, value, "must be disk, database or a fully qualified class name");
+            }
+        }, () -> "disk, database, or a class name");
+    }
+}

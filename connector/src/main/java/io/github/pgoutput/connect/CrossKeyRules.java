@@ -1,0 +1,118 @@
+package io.github.pgoutput.connect;
+
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MAX_BATCH_SIZE_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MAX_QUEUE_SIZE_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SPILL_MAX_TOTAL_BYTES_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SPILL_MAX_TRANSACTION_BYTES_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.STREAMING_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The configuration rules that involve more than one key. Each rule looks only at keys present in {@code parsed}
+ * (the values that passed their single-key validators, as the ConfigDef parsed them), so a bad single value is
+ * reported once, by its own validator, and not again here.
+ */
+final class CrossKeyRules {
+
+    private CrossKeyRules() {
+    }
+
+    /**
+     * @param parsed   key to parsed value, for the keys that passed single-key validation
+     * @param tasksMax Connect's {@code tasks.max} as given (String, Integer or null), checked because this connector
+     *                 runs exactly one task
+     */
+    static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        checkTasksMax(tasksMax, problems);
+        checkProtocolFeatures(parsed, problems);
+        if (!list(parsed, TABLE_INCLUDE_LIST_CONFIG).isEmpty() && !list(parsed, TABLE_EXCLUDE_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(TABLE_EXCLUDE_LIST_CONFIG, TABLE_EXCLUDE_LIST_CONFIG + " and "
+                    + TABLE_INCLUDE_LIST_CONFIG + " are both set; use one of them (exclude what you do not want by "
+                    + "writing " + TABLE_INCLUDE_LIST_CONFIG + " accordingly, or clear it)"));
+        }
+        if (parsed.get(SNAPSHOT_MODE_CONFIG) instanceof String mode
+                && ConfigChoices.parse(SnapshotMode.class, SNAPSHOT_MODE_CONFIG, mode) == SnapshotMode.NO_DATA
+                && !list(parsed, SNAPSHOT_INCLUDE_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_LIST_CONFIG
+                    + " is set but " + SNAPSHOT_MODE_CONFIG + " is no_data, which never snapshots; clear "
+                    + SNAPSHOT_INCLUDE_LIST_CONFIG + " or choose a snapshot mode that snapshots"));
+        }
+        if (parsed.get(SPILL_MAX_TRANSACTION_BYTES_CONFIG) instanceof Long perTransaction
+                && parsed.get(SPILL_MAX_TOTAL_BYTES_CONFIG) instanceof Long total
+                && perTransaction > 0 && total > 0 && perTransaction > total) {
+            problems.add(new ConfigProblem(SPILL_MAX_TRANSACTION_BYTES_CONFIG, SPILL_MAX_TRANSACTION_BYTES_CONFIG
+                    + " is " + perTransaction + ", more than " + SPILL_MAX_TOTAL_BYTES_CONFIG + " (" + total
+                    + "); one transaction can never reach it. Lower it to at most " + total + " or raise "
+                    + SPILL_MAX_TOTAL_BYTES_CONFIG));
+        }
+        if (parsed.get(MAX_BATCH_SIZE_CONFIG) instanceof Integer batch
+                && parsed.get(MAX_QUEUE_SIZE_CONFIG) instanceof Integer queue && queue <= batch) {
+            problems.add(new ConfigProblem(MAX_QUEUE_SIZE_CONFIG, MAX_QUEUE_SIZE_CONFIG + " is " + queue
+                    + " but must be larger than " + MAX_BATCH_SIZE_CONFIG + " (" + batch + "); raise it to at least "
+                    + (batch + 1L)));
+        }
+        return problems;
+    }
+
+    private static void checkTasksMax(Object tasksMax, List<ConfigProblem> problems) {
+        if (tasksMax == null) {
+            return;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(tasksMax.toString().trim());
+        } catch (NumberFormatException e) {
+            return; // Connect's own validation of tasks.max reports this
+        }
+        if (value > 1) {
+            problems.add(new ConfigProblem(TASKS_MAX_CONFIG, TASKS_MAX_CONFIG + " is " + value
+                    + "; this connector reads one replication slot, which only one task can read, so it runs "
+                    + "exactly one task. Set " + TASKS_MAX_CONFIG + "=1"));
+        }
+    }
+
+    private static void checkProtocolFeatures(Map<String, ?> parsed, List<ConfigProblem> problems) {
+        if (!(parsed.get(PROTOCOL_VERSION_CONFIG) instanceof String protocolText)) {
+            return;
+        }
+        ProtocolVersionSetting protocol =
+                ConfigChoices.parse(ProtocolVersionSetting.class, PROTOCOL_VERSION_CONFIG, protocolText);
+        if (parsed.get(STREAMING_CONFIG) instanceof String streamingText) {
+            StreamingMode streaming = ConfigChoices.parse(StreamingMode.class, STREAMING_CONFIG, streamingText);
+            if (streaming == StreamingMode.ON && !protocol.allowsAtLeast(2)) {
+                problems.add(protocolTooLow(STREAMING_CONFIG, "on", 2, protocol, "off"));
+            }
+            if (streaming == StreamingMode.PARALLEL && !protocol.allowsAtLeast(4)) {
+                problems.add(protocolTooLow(STREAMING_CONFIG, "parallel", 4, protocol, "on or auto"));
+            }
+        }
+        if (parsed.get(PREPARED_TRANSACTION_MODE_CONFIG) instanceof String modeText
+                && ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG, modeText)
+                        == PreparedTransactionMode.STAGE
+                && !protocol.allowsAtLeast(3)) {
+            problems.add(protocolTooLow(PREPARED_TRANSACTION_MODE_CONFIG, "stage", 3, protocol, "fail"));
+        }
+    }
+
+    private static ConfigProblem protocolTooLow(String key, String value, int needed, ProtocolVersionSetting protocol,
+            String alternative) {
+        return new ConfigProblem(key, key + "=" + value + " needs pgoutput protocol " + needed + " or later, but "
+                + PROTOCOL_VERSION_CONFIG + " is " + protocol.configValue() + "; set " + PROTOCOL_VERSION_CONFIG
+                + " to auto or at least " + needed + ", or " + key + " to " + alternative);
+    }
+
+    private static List<?> list(Map<String, ?> parsed, String key) {
+        return parsed.get(key) instanceof List<?> list ? list : List.of();
+    }
+}

@@ -1,0 +1,616 @@
+package io.github.pgoutput.connect;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The connector's whole configuration: every key is declared here once, with its documentation, default, group,
+ * order and single-key validator, and read through the typed accessors below. Rules that involve more than one key
+ * live in {@link #validate(Map)} (used by the connector's {@code validate()}) and are enforced again by the
+ * constructor, so a task can never start on a contradictory configuration.
+ *
+ * <p>{@code database.password} is {@link Type#PASSWORD}: Kafka prints it as {@code [hidden]} everywhere, and
+ * {@link #databasePassword()} returns a {@link Password} so that it cannot be logged by accident.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PgOutputSourceConnectorConfig extends AbstractConfig {
+
+    private static final String GROUP_DATABASE = "Database";
+    private static final String GROUP_REPLICATION = "Replication";
+    private static final String GROUP_TABLES = "Tables";
+    private static final String GROUP_RECORDS = "Topics and records";
+    private static final String GROUP_SPILL = "Transaction spill";
+    private static final String GROUP_SNAPSHOT = "Snapshot";
+    private static final String GROUP_THROUGHPUT = "Throughput";
+
+    /** Connect's own key; this class only checks it, Connect declares it. */
+    static final String TASKS_MAX_CONFIG = "tasks.max";
+
+    // ---- Database ------------------------------------------------------------------------------------------
+
+    public static final String DATABASE_HOSTNAME_CONFIG = "database.hostname";
+    private static final String DATABASE_HOSTNAME_DOC = "Host name or IP address of the PostgreSQL server.";
+    private static final String DATABASE_HOSTNAME_DISPLAY = "Host";
+
+    public static final String DATABASE_PORT_CONFIG = "database.port";
+    private static final String DATABASE_PORT_DOC = "TCP port of the PostgreSQL server.";
+    private static final int DATABASE_PORT_DEFAULT = 5432;
+    private static final String DATABASE_PORT_DISPLAY = "Port";
+
+    public static final String DATABASE_USER_CONFIG = "database.user";
+    private static final String DATABASE_USER_DOC = "PostgreSQL role to connect as. It needs the REPLICATION attribute "
+            + "(or superuser) and SELECT on the captured tables; creating the publication "
+            + "(publication.autocreate.mode) also needs CREATE on the database and ownership of the tables "
+            + "(superuser for all_tables).";
+    private static final String DATABASE_USER_DISPLAY = "User";
+
+    public static final String DATABASE_PASSWORD_CONFIG = "database.password";
+    private static final String DATABASE_PASSWORD_DOC = "Password of database.user. Never logged. Leave unset for "
+            + "authentication methods that need none.";
+    private static final String DATABASE_PASSWORD_DISPLAY = "Password";
+
+    public static final String DATABASE_DBNAME_CONFIG = "database.dbname";
+    private static final String DATABASE_DBNAME_DOC = "Name of the database to stream from. A replication slot "
+            + "belongs to one database.";
+    private static final String DATABASE_DBNAME_DISPLAY = "Database";
+
+    public static final String DATABASE_SSLMODE_CONFIG = "database.sslmode";
+    private static final String DATABASE_SSLMODE_DOC = "TLS mode of the connection, with pgjdbc's meaning: disable, "
+            + "allow, prefer (TLS if the server offers it), require (TLS, certificate not checked), verify-ca "
+            + "(certificate signed by database.sslrootcert), verify-full (verify-ca plus host name check).";
+    private static final String DATABASE_SSLMODE_DEFAULT = SslMode.PREFER.configValue();
+    private static final String DATABASE_SSLMODE_DISPLAY = "TLS mode";
+
+    public static final String DATABASE_SSLROOTCERT_CONFIG = "database.sslrootcert";
+    private static final String DATABASE_SSLROOTCERT_DOC = "File with the CA certificate(s) that verify the server "
+            + "(verify-ca, verify-full). Unset: pgjdbc's default, ~/.postgresql/root.crt.";
+    private static final String DATABASE_SSLROOTCERT_DISPLAY = "TLS root certificate file";
+
+    public static final String DATABASE_SSLCERT_CONFIG = "database.sslcert";
+    private static final String DATABASE_SSLCERT_DOC = "File with the client certificate, for certificate "
+            + "authentication. Unset: pgjdbc's default, ~/.postgresql/postgresql.crt.";
+    private static final String DATABASE_SSLCERT_DISPLAY = "TLS client certificate file";
+
+    public static final String DATABASE_SSLKEY_CONFIG = "database.sslkey";
+    private static final String DATABASE_SSLKEY_DOC = "File with the client certificate's private key (PKCS-8 DER "
+            + "or PKCS-12, as pgjdbc reads them). Unset: pgjdbc's default, ~/.postgresql/postgresql.pk8.";
+    private static final String DATABASE_SSLKEY_DISPLAY = "TLS client key file";
+
+    // ---- Replication ---------------------------------------------------------------------------------------
+
+    public static final String SLOT_NAME_CONFIG = "slot.name";
+    private static final String SLOT_NAME_DOC = "Name of the logical replication slot (plugin pgoutput) the connector "
+            + "reads and creates if missing: lowercase letters, digits and underscores, at most 63 characters. "
+            + "The slot retains WAL until the connector confirms it, so drop the slot when you delete the connector.";
+    private static final String SLOT_NAME_DISPLAY = "Replication slot";
+
+    public static final String PUBLICATION_NAME_CONFIG = "publication.name";
+    private static final String PUBLICATION_NAME_DOC = "Name of the publication that selects the tables pgoutput "
+            + "sends.";
+    private static final String PUBLICATION_NAME_DISPLAY = "Publication";
+
+    public static final String PUBLICATION_AUTOCREATE_MODE_CONFIG = "publication.autocreate.mode";
+    private static final String PUBLICATION_AUTOCREATE_MODE_DOC = "What to do when the publication does not exist: "
+            + "disabled (fail with a message that shows the CREATE PUBLICATION to run), all_tables (create it FOR ALL "
+            + "TABLES, which needs superuser), filtered (create it for the tables that table.include.list and "
+            + "table.exclude.list select at start-up). An existing publication is never altered.";
+    private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT = PublicationAutocreateMode.DISABLED.configValue();
+    private static final String PUBLICATION_AUTOCREATE_MODE_DISPLAY = "Publication auto-creation";
+
+    public static final String PROTOCOL_VERSION_CONFIG = "protocol.version";
+    private static final String PROTOCOL_VERSION_DOC = "pgoutput protocol version to request: auto (the highest the "
+            + "server supports: 2 on PostgreSQL 14, 3 on 15, 4 on 16 and later) or 1-4. Version 2 adds streaming of "
+            + "in-progress transactions, 3 two-phase transactions, 4 parallel streaming.";
+    private static final String PROTOCOL_VERSION_DEFAULT = ProtocolVersionSetting.AUTO.configValue();
+    private static final String PROTOCOL_VERSION_DISPLAY = "pgoutput protocol version";
+
+    public static final String STREAMING_CONFIG = "streaming";
+    private static final String STREAMING_DOC = "Whether PostgreSQL may send a large transaction before it commits "
+            + "(pgoutput's streaming option) instead of spilling it to its own disk once it exceeds "
+            + "logical_decoding_work_mem. Streamed changes go to the transaction spill and reach Kafka only at "
+            + "commit. auto (on by default whenever the protocol allows): parallel when the negotiated protocol is 4 "
+            + "(the same stream, but a Stream Abort also carries the abort LSN and time), on when it is 2 or 3, off "
+            + "for protocol 1. on needs protocol 2 or later, parallel needs 4.";
+    private static final String STREAMING_DEFAULT = StreamingMode.AUTO.configValue();
+    private static final String STREAMING_DISPLAY = "Streaming of in-progress transactions";
+
+    public static final String PREPARED_TRANSACTION_MODE_CONFIG = "prepared.transaction.mode";
+    private static final String PREPARED_TRANSACTION_MODE_DOC = "How two-phase transactions (PREPARE TRANSACTION) are "
+            + "handled. fail: two-phase decoding is not requested, so a prepared transaction reaches Kafka as an "
+            + "ordinary transaction when COMMIT PREPARED runs (and never if it is rolled back); if the slot was "
+            + "created with two_phase and PostgreSQL sends prepare messages anyway, the task stops with an error "
+            + "instead of guessing. stage: decode at PREPARE (needs protocol 3 or later, and turns two_phase on for "
+            + "the slot for good) and deliver the transaction as PREPARED, then COMMITTED (two-phase) or ROLLED_BACK.";
+    private static final String PREPARED_TRANSACTION_MODE_DEFAULT = PreparedTransactionMode.FAIL.configValue();
+    private static final String PREPARED_TRANSACTION_MODE_DISPLAY = "Prepared transactions";
+
+    public static final String MESSAGES_ENABLED_CONFIG = "messages.enabled";
+    private static final String MESSAGES_ENABLED_DOC = "Whether logical decoding messages (pg_logical_emit_message) are "
+            + "requested and written to the topic <topic.prefix>.message. Transactional messages go out with their "
+            + "transaction; non-transactional ones at once.";
+    private static final boolean MESSAGES_ENABLED_DEFAULT = false;
+    private static final String MESSAGES_ENABLED_DISPLAY = "Logical decoding messages";
+
+    public static final String STATUS_UPDATE_INTERVAL_MS_CONFIG = "status.update.interval.ms";
+    private static final String STATUS_UPDATE_INTERVAL_MS_DOC = "Milliseconds between standby status updates sent to "
+            + "the server while idle. Keep it well below the server's wal_sender_timeout.";
+    private static final int STATUS_UPDATE_INTERVAL_MS_DEFAULT = 10_000;
+    private static final String STATUS_UPDATE_INTERVAL_MS_DISPLAY = "Status update interval (ms)";
+
+    // ---- Tables --------------------------------------------------------------------------------------------
+
+    public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
+    private static final String TABLE_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
+            + "whole schema.table name; only matching tables are captured. Empty: every table the publication "
+            + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list.";
+    private static final String TABLE_INCLUDE_LIST_DISPLAY = "Tables to include";
+
+    public static final String TABLE_EXCLUDE_LIST_CONFIG = "table.exclude.list";
+    private static final String TABLE_EXCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
+            + "whole schema.table name; matching tables are not captured. The expressions cannot contain commas. Do "
+            + "not combine with table.include.list.";
+    private static final String TABLE_EXCLUDE_LIST_DISPLAY = "Tables to exclude";
+
+    // ---- Topics and records --------------------------------------------------------------------------------
+
+    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+    private static final String TOPIC_PREFIX_DOC = "Prefix of every topic and schema name: changes of schema.table go "
+            + "to <topic.prefix>.<schema>.<table>, transaction metadata to <topic.prefix>.transaction. Letters, "
+            + "digits, '.', '_' and '-' only. Part of the record schemas' names, so do not change it later.";
+    private static final String TOPIC_PREFIX_DISPLAY = "Topic prefix";
+
+    public static final String TOMBSTONES_ON_DELETE_CONFIG = "tombstones.on.delete";
+    private static final String TOMBSTONES_ON_DELETE_DOC = "Whether a delete event is followed by a tombstone (same "
+            + "key, null value) so that log compaction can drop the row's records.";
+    private static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
+    private static final String TOMBSTONES_ON_DELETE_DISPLAY = "Tombstones on delete";
+
+    public static final String UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG = "unavailable.value.placeholder";
+    private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DOC = "Value written for a column PostgreSQL did not "
+            + "send because it is an unchanged TOASTed value (strings as this text, bytes as its UTF-8 bytes).";
+    private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT = "__debezium_unavailable_value";
+    private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY = "Placeholder for unavailable values";
+
+    public static final String DECIMAL_HANDLING_MODE_CONFIG = "decimal.handling.mode";
+    private static final String DECIMAL_HANDLING_MODE_DOC = "How numeric/decimal columns are represented: precise "
+            + "(Connect Decimal, exact), double (may lose precision), string (exact text, also for NaN and "
+            + "Infinity).";
+    private static final String DECIMAL_HANDLING_MODE_DEFAULT = DecimalHandlingMode.PRECISE.configValue();
+    private static final String DECIMAL_HANDLING_MODE_DISPLAY = "Decimal handling";
+
+    public static final String PROVIDE_TRANSACTION_METADATA_CONFIG = "provide.transaction.metadata";
+    private static final String PROVIDE_TRANSACTION_METADATA_DOC = "Whether transaction boundary events (BEGIN/END, "
+            + "and the two-phase stages) are written to <topic.prefix>.transaction.";
+    private static final boolean PROVIDE_TRANSACTION_METADATA_DEFAULT = true;
+    private static final String PROVIDE_TRANSACTION_METADATA_DISPLAY = "Transaction metadata";
+
+    public static final String HEARTBEAT_INTERVAL_MS_CONFIG = "heartbeat.interval.ms";
+    private static final String HEARTBEAT_INTERVAL_MS_DOC = "Milliseconds between heartbeat records to "
+            + "<topic.heartbeat.prefix>.<topic.prefix>; they let the stored offset, and with it the slot, advance "
+            + "while the captured tables are quiet but the database is not. 0 turns heartbeats off.";
+    private static final int HEARTBEAT_INTERVAL_MS_DEFAULT = 0;
+    private static final String HEARTBEAT_INTERVAL_MS_DISPLAY = "Heartbeat interval (ms)";
+
+    public static final String TOPIC_HEARTBEAT_PREFIX_CONFIG = "topic.heartbeat.prefix";
+    private static final String TOPIC_HEARTBEAT_PREFIX_DOC = "Prefix of the heartbeat topic, which is "
+            + "<topic.heartbeat.prefix>.<topic.prefix>.";
+    private static final String TOPIC_HEARTBEAT_PREFIX_DEFAULT = "__debezium-heartbeat";
+    private static final String TOPIC_HEARTBEAT_PREFIX_DISPLAY = "Heartbeat topic prefix";
+
+    // ---- Transaction spill ---------------------------------------------------------------------------------
+
+    public static final String SPILL_BACKEND_CONFIG = "spill.backend";
+    private static final String SPILL_BACKEND_DOC = "Where the changes of not yet committed transactions are kept "
+            + "outside the heap: disk (files under spill.directory), database (tables in spill.database.schema of "
+            + "the source database), or the fully qualified name of a class implementing the transaction spill SPI.";
+    public static final String SPILL_BACKEND_DISK = "disk";
+    public static final String SPILL_BACKEND_DATABASE = "database";
+    private static final String SPILL_BACKEND_DEFAULT = SPILL_BACKEND_DISK;
+    private static final String SPILL_BACKEND_DISPLAY = "Spill backend";
+
+    public static final String SPILL_DIRECTORY_CONFIG = "spill.directory";
+    private static final String SPILL_DIRECTORY_DOC = "Directory of the disk spill backend. Unset: "
+            + "<java.io.tmpdir>/kafka-connect-pgoutput/<slot.name>. Spill files are temporary; the directory needs "
+            + "room for the largest open transactions.";
+    private static final String SPILL_DIRECTORY_DISPLAY = "Spill directory";
+
+    public static final String SPILL_MEMORY_BUFFER_BYTES_CONFIG = "spill.memory.buffer.bytes";
+    private static final String SPILL_MEMORY_BUFFER_BYTES_DOC = "Heap bytes the transaction spill may use, across all "
+            + "open transactions, before it writes changes to the spill backend.";
+    private static final long SPILL_MEMORY_BUFFER_BYTES_DEFAULT = 16L * 1024 * 1024;
+    private static final String SPILL_MEMORY_BUFFER_BYTES_DISPLAY = "Spill memory buffer (bytes)";
+
+    public static final String SPILL_MAX_TRANSACTION_BYTES_CONFIG = "spill.max.transaction.bytes";
+    private static final String SPILL_MAX_TRANSACTION_BYTES_DOC = "Largest amount of spilled change data one "
+            + "transaction may reach; beyond it the task stops with an error naming the transaction. 0: no limit "
+            + "of its own.";
+    private static final long SPILL_MAX_TRANSACTION_BYTES_DEFAULT = 0L;
+    private static final String SPILL_MAX_TRANSACTION_BYTES_DISPLAY = "Spill limit per transaction (bytes)";
+
+    public static final String SPILL_MAX_TOTAL_BYTES_CONFIG = "spill.max.total.bytes";
+    private static final String SPILL_MAX_TOTAL_BYTES_DOC = "Largest amount of spilled change data all open "
+            + "transactions together may reach; beyond it the task stops with an error. 0: no limit.";
+    private static final long SPILL_MAX_TOTAL_BYTES_DEFAULT = 0L;
+    private static final String SPILL_MAX_TOTAL_BYTES_DISPLAY = "Spill limit in total (bytes)";
+
+    public static final String SPILL_DATABASE_SCHEMA_CONFIG = "spill.database.schema";
+    private static final String SPILL_DATABASE_SCHEMA_DOC = "Schema of the database spill backend's tables, in the "
+            + "source database (created if missing; database.user needs CREATE there). Lowercase letters, digits "
+            + "and underscores, at most 63 characters.";
+    private static final String SPILL_DATABASE_SCHEMA_DEFAULT = "kafka_connect_pgoutput";
+    private static final String SPILL_DATABASE_SCHEMA_DISPLAY = "Spill schema";
+
+    // ---- Snapshot ------------------------------------------------------------------------------------------
+
+    public static final String SNAPSHOT_MODE_CONFIG = "snapshot.mode";
+    private static final String SNAPSHOT_MODE_DOC = "initial: snapshot the captured tables when no offset is stored, "
+            + "then stream. no_data: never snapshot, stream from the slot's position. initial_only: snapshot, then "
+            + "stop. when_needed: snapshot when no offset is stored or the stored offset can no longer be resumed "
+            + "from (the slot is gone or has moved past it).";
+    private static final String SNAPSHOT_MODE_DEFAULT = SnapshotMode.INITIAL.configValue();
+    private static final String SNAPSHOT_MODE_DISPLAY = "Snapshot mode";
+
+    public static final String SNAPSHOT_MAX_THREADS_CONFIG = "snapshot.max.threads";
+    private static final String SNAPSHOT_MAX_THREADS_DOC = "Tables snapshotted in parallel, each over its own "
+            + "connection sharing one exported snapshot.";
+    private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 2;
+    private static final String SNAPSHOT_MAX_THREADS_DISPLAY = "Snapshot threads";
+
+    public static final String SNAPSHOT_INCLUDE_LIST_CONFIG = "snapshot.include.list";
+    private static final String SNAPSHOT_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
+            + "whole schema.table name, narrowing the snapshot to some of the captured tables. Empty: all captured "
+            + "tables.";
+    private static final String SNAPSHOT_INCLUDE_LIST_DISPLAY = "Tables to snapshot";
+
+    // ---- Throughput ----------------------------------------------------------------------------------------
+
+    public static final String MAX_BATCH_SIZE_CONFIG = "max.batch.size";
+    private static final String MAX_BATCH_SIZE_DOC = "Most records one poll() returns.";
+    private static final int MAX_BATCH_SIZE_DEFAULT = 2048;
+    private static final String MAX_BATCH_SIZE_DISPLAY = "Max batch size";
+
+    public static final String MAX_QUEUE_SIZE_CONFIG = "max.queue.size";
+    private static final String MAX_QUEUE_SIZE_DOC = "Most records waiting between the replication stream and poll(); "
+            + "when full, reading from PostgreSQL pauses. Must be larger than max.batch.size.";
+    private static final int MAX_QUEUE_SIZE_DEFAULT = 8192;
+    private static final String MAX_QUEUE_SIZE_DISPLAY = "Max queue size";
+
+    // ---- The ConfigDef -------------------------------------------------------------------------------------
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int order = 0;
+        def.define(DATABASE_HOSTNAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, DATABASE_HOSTNAME_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_HOSTNAME_DISPLAY);
+        def.define(DATABASE_PORT_CONFIG, Type.INT, DATABASE_PORT_DEFAULT, ConfigDef.Range.between(1, 65535),
+                Importance.HIGH, DATABASE_PORT_DOC, GROUP_DATABASE, ++order, Width.SHORT, DATABASE_PORT_DISPLAY);
+        def.define(DATABASE_USER_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, DATABASE_USER_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_USER_DISPLAY);
+        def.define(DATABASE_PASSWORD_CONFIG, Type.PASSWORD, null, null,
+                Importance.HIGH, DATABASE_PASSWORD_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_PASSWORD_DISPLAY);
+        def.define(DATABASE_DBNAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, DATABASE_DBNAME_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_DBNAME_DISPLAY);
+        def.define(DATABASE_SSLMODE_CONFIG, Type.STRING, DATABASE_SSLMODE_DEFAULT, ConfigChoices.validator(SslMode.class),
+                Importance.MEDIUM, DATABASE_SSLMODE_DOC, GROUP_DATABASE, ++order, Width.SHORT, DATABASE_SSLMODE_DISPLAY);
+        def.define(DATABASE_SSLROOTCERT_CONFIG, Type.STRING, null, null,
+                Importance.LOW, DATABASE_SSLROOTCERT_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLROOTCERT_DISPLAY);
+        def.define(DATABASE_SSLCERT_CONFIG, Type.STRING, null, null,
+                Importance.LOW, DATABASE_SSLCERT_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLCERT_DISPLAY);
+        def.define(DATABASE_SSLKEY_CONFIG, Type.STRING, null, null,
+                Importance.LOW, DATABASE_SSLKEY_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLKEY_DISPLAY);
+
+        order = 0;
+        def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
+                Importance.HIGH, SLOT_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, SLOT_NAME_DISPLAY);
+        def.define(PUBLICATION_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, PUBLICATION_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, PUBLICATION_NAME_DISPLAY);
+        def.define(PUBLICATION_AUTOCREATE_MODE_CONFIG, Type.STRING, PUBLICATION_AUTOCREATE_MODE_DEFAULT,
+                ConfigChoices.validator(PublicationAutocreateMode.class), Importance.MEDIUM,
+                PUBLICATION_AUTOCREATE_MODE_DOC, GROUP_REPLICATION, ++order, Width.SHORT,
+                PUBLICATION_AUTOCREATE_MODE_DISPLAY);
+        def.define(PROTOCOL_VERSION_CONFIG, Type.STRING, PROTOCOL_VERSION_DEFAULT,
+                ConfigChoices.validator(ProtocolVersionSetting.class), Importance.LOW, PROTOCOL_VERSION_DOC,
+                GROUP_REPLICATION, ++order, Width.SHORT, PROTOCOL_VERSION_DISPLAY);
+        def.define(STREAMING_CONFIG, Type.STRING, STREAMING_DEFAULT, ConfigChoices.validator(StreamingMode.class),
+                Importance.MEDIUM, STREAMING_DOC, GROUP_REPLICATION, ++order, Width.SHORT, STREAMING_DISPLAY);
+        def.define(PREPARED_TRANSACTION_MODE_CONFIG, Type.STRING, PREPARED_TRANSACTION_MODE_DEFAULT,
+                ConfigChoices.validator(PreparedTransactionMode.class), Importance.MEDIUM, PREPARED_TRANSACTION_MODE_DOC,
+                GROUP_REPLICATION, ++order, Width.SHORT, PREPARED_TRANSACTION_MODE_DISPLAY);
+        def.define(MESSAGES_ENABLED_CONFIG, Type.BOOLEAN, MESSAGES_ENABLED_DEFAULT,
+                Importance.LOW, MESSAGES_ENABLED_DOC, GROUP_REPLICATION, ++order, Width.SHORT, MESSAGES_ENABLED_DISPLAY);
+        def.define(STATUS_UPDATE_INTERVAL_MS_CONFIG, Type.INT, STATUS_UPDATE_INTERVAL_MS_DEFAULT,
+                ConfigDef.Range.atLeast(1), Importance.LOW, STATUS_UPDATE_INTERVAL_MS_DOC, GROUP_REPLICATION, ++order,
+                Width.SHORT, STATUS_UPDATE_INTERVAL_MS_DISPLAY);
+
+        order = 0;
+        def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.HIGH, TABLE_INCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_INCLUDE_LIST_DISPLAY);
+        def.define(TABLE_EXCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.MEDIUM, TABLE_EXCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_EXCLUDE_LIST_DISPLAY);
+
+        order = 0;
+        def.define(TOPIC_PREFIX_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.topicCharacters(),
+                Importance.HIGH, TOPIC_PREFIX_DOC, GROUP_RECORDS, ++order, Width.MEDIUM, TOPIC_PREFIX_DISPLAY);
+        def.define(TOMBSTONES_ON_DELETE_CONFIG, Type.BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT,
+                Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS, ++order, Width.SHORT,
+                TOMBSTONES_ON_DELETE_DISPLAY);
+        def.define(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG, Type.STRING, UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT,
+                new ConfigDef.NonEmptyString(), Importance.LOW, UNAVAILABLE_VALUE_PLACEHOLDER_DOC, GROUP_RECORDS,
+                ++order, Width.MEDIUM, UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY);
+        def.define(DECIMAL_HANDLING_MODE_CONFIG, Type.STRING, DECIMAL_HANDLING_MODE_DEFAULT,
+                ConfigChoices.validator(DecimalHandlingMode.class), Importance.MEDIUM, DECIMAL_HANDLING_MODE_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, DECIMAL_HANDLING_MODE_DISPLAY);
+        def.define(PROVIDE_TRANSACTION_METADATA_CONFIG, Type.BOOLEAN, PROVIDE_TRANSACTION_METADATA_DEFAULT,
+                Importance.MEDIUM, PROVIDE_TRANSACTION_METADATA_DOC, GROUP_RECORDS, ++order, Width.SHORT,
+                PROVIDE_TRANSACTION_METADATA_DISPLAY);
+        def.define(HEARTBEAT_INTERVAL_MS_CONFIG, Type.INT, HEARTBEAT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.MEDIUM, HEARTBEAT_INTERVAL_MS_DOC, GROUP_RECORDS, ++order, Width.SHORT,
+                HEARTBEAT_INTERVAL_MS_DISPLAY);
+        def.define(TOPIC_HEARTBEAT_PREFIX_CONFIG, Type.STRING, TOPIC_HEARTBEAT_PREFIX_DEFAULT,
+                ConfigValidators.topicCharacters(),
+                Importance.LOW, TOPIC_HEARTBEAT_PREFIX_DOC, GROUP_RECORDS, ++order, Width.MEDIUM,
+                TOPIC_HEARTBEAT_PREFIX_DISPLAY);
+
+        order = 0;
+        def.define(SPILL_BACKEND_CONFIG, Type.STRING, SPILL_BACKEND_DEFAULT, ConfigValidators.spillBackendValidator(),
+                Importance.MEDIUM, SPILL_BACKEND_DOC, GROUP_SPILL, ++order, Width.LONG, SPILL_BACKEND_DISPLAY);
+        def.define(SPILL_DIRECTORY_CONFIG, Type.STRING, null, null,
+                Importance.MEDIUM, SPILL_DIRECTORY_DOC, GROUP_SPILL, ++order, Width.LONG, SPILL_DIRECTORY_DISPLAY);
+        def.define(SPILL_MEMORY_BUFFER_BYTES_CONFIG, Type.LONG, SPILL_MEMORY_BUFFER_BYTES_DEFAULT,
+                ConfigDef.Range.atLeast(0), Importance.LOW, SPILL_MEMORY_BUFFER_BYTES_DOC, GROUP_SPILL, ++order,
+                Width.SHORT, SPILL_MEMORY_BUFFER_BYTES_DISPLAY);
+        def.define(SPILL_MAX_TRANSACTION_BYTES_CONFIG, Type.LONG, SPILL_MAX_TRANSACTION_BYTES_DEFAULT,
+                ConfigDef.Range.atLeast(0), Importance.LOW, SPILL_MAX_TRANSACTION_BYTES_DOC, GROUP_SPILL, ++order,
+                Width.SHORT, SPILL_MAX_TRANSACTION_BYTES_DISPLAY);
+        def.define(SPILL_MAX_TOTAL_BYTES_CONFIG, Type.LONG, SPILL_MAX_TOTAL_BYTES_DEFAULT,
+                ConfigDef.Range.atLeast(0), Importance.LOW, SPILL_MAX_TOTAL_BYTES_DOC, GROUP_SPILL, ++order,
+                Width.SHORT, SPILL_MAX_TOTAL_BYTES_DISPLAY);
+        def.define(SPILL_DATABASE_SCHEMA_CONFIG, Type.STRING, SPILL_DATABASE_SCHEMA_DEFAULT,
+                ConfigValidators.lowercaseIdentifier(),
+                Importance.LOW, SPILL_DATABASE_SCHEMA_DOC, GROUP_SPILL, ++order, Width.MEDIUM,
+                SPILL_DATABASE_SCHEMA_DISPLAY);
+
+        order = 0;
+        def.define(SNAPSHOT_MODE_CONFIG, Type.STRING, SNAPSHOT_MODE_DEFAULT, ConfigChoices.validator(SnapshotMode.class),
+                Importance.HIGH, SNAPSHOT_MODE_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT, SNAPSHOT_MODE_DISPLAY);
+        def.define(SNAPSHOT_MAX_THREADS_CONFIG, Type.INT, SNAPSHOT_MAX_THREADS_DEFAULT, ConfigDef.Range.atLeast(1),
+                Importance.LOW, SNAPSHOT_MAX_THREADS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
+                SNAPSHOT_MAX_THREADS_DISPLAY);
+        def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.LOW, SNAPSHOT_INCLUDE_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
+                SNAPSHOT_INCLUDE_LIST_DISPLAY);
+
+        order = 0;
+        def.define(MAX_BATCH_SIZE_CONFIG, Type.INT, MAX_BATCH_SIZE_DEFAULT, ConfigDef.Range.atLeast(1),
+                Importance.LOW, MAX_BATCH_SIZE_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT, MAX_BATCH_SIZE_DISPLAY);
+        def.define(MAX_QUEUE_SIZE_CONFIG, Type.INT, MAX_QUEUE_SIZE_DEFAULT, ConfigDef.Range.atLeast(2),
+                Importance.LOW, MAX_QUEUE_SIZE_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT, MAX_QUEUE_SIZE_DISPLAY);
+        return def;
+    }
+
+    // ---- Construction and validation -----------------------------------------------------------------------
+
+    /**
+     * @throws ConfigException for the first single-key or cross-key problem, naming its key
+     */
+    public PgOutputSourceConnectorConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+        List<ConfigProblem> problems = CrossKeyRules.problems(values(), originals().get(TASKS_MAX_CONFIG));
+        if (!problems.isEmpty()) {
+            ConfigProblem first = problems.get(0);
+            throw new ConfigException(first.key() + ": " + first.message());
+        }
+    }
+
+    /**
+     * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
+     * from the ConfigDef, then the cross-key rules of {@link CrossKeyRules}, each error attached to the key the user
+     * has to change. A cross-key rule runs only when its keys passed their single-key checks.
+     */
+    public static Config validate(Map<String, String> props) {
+        Map<String, ConfigValue> byKey = new LinkedHashMap<>();
+        for (ConfigValue value : CONFIG_DEF.validate(props)) {
+            byKey.put(value.name(), value);
+        }
+        Map<String, Object> parsed = new LinkedHashMap<>();
+        byKey.forEach((key, value) -> {
+            if (value.errorMessages().isEmpty()) {
+                parsed.put(key, value.value());
+            }
+        });
+        for (ConfigProblem problem : CrossKeyRules.problems(parsed, props.get(TASKS_MAX_CONFIG))) {
+            byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
+        }
+        return new Config(new ArrayList<>(byKey.values()));
+    }
+
+    // ---- Typed accessors -----------------------------------------------------------------------------------
+
+    public String databaseHostname() {
+        return getString(DATABASE_HOSTNAME_CONFIG);
+    }
+
+    public int databasePort() {
+        return getInt(DATABASE_PORT_CONFIG);
+    }
+
+    public String databaseUser() {
+        return getString(DATABASE_USER_CONFIG);
+    }
+
+    /** The password, or null when none is configured. {@link Password#toString()} prints {@code [hidden]}. */
+    public Password databasePassword() {
+        return getPassword(DATABASE_PASSWORD_CONFIG);
+    }
+
+    public String databaseDbname() {
+        return getString(DATABASE_DBNAME_CONFIG);
+    }
+
+    public SslMode databaseSslmode() {
+        return ConfigChoices.parse(SslMode.class, DATABASE_SSLMODE_CONFIG, getString(DATABASE_SSLMODE_CONFIG));
+    }
+
+    /** Null when unset (pgjdbc's default applies). */
+    public String databaseSslrootcert() {
+        return getString(DATABASE_SSLROOTCERT_CONFIG);
+    }
+
+    /** Null when unset (pgjdbc's default applies). */
+    public String databaseSslcert() {
+        return getString(DATABASE_SSLCERT_CONFIG);
+    }
+
+    /** Null when unset (pgjdbc's default applies). */
+    public String databaseSslkey() {
+        return getString(DATABASE_SSLKEY_CONFIG);
+    }
+
+    public String slotName() {
+        return getString(SLOT_NAME_CONFIG);
+    }
+
+    public String publicationName() {
+        return getString(PUBLICATION_NAME_CONFIG);
+    }
+
+    public PublicationAutocreateMode publicationAutocreateMode() {
+        return ConfigChoices.parse(PublicationAutocreateMode.class, PUBLICATION_AUTOCREATE_MODE_CONFIG,
+                getString(PUBLICATION_AUTOCREATE_MODE_CONFIG));
+    }
+
+    public ProtocolVersionSetting protocolVersion() {
+        return ConfigChoices.parse(ProtocolVersionSetting.class, PROTOCOL_VERSION_CONFIG,
+                getString(PROTOCOL_VERSION_CONFIG));
+    }
+
+    public StreamingMode streaming() {
+        return ConfigChoices.parse(StreamingMode.class, STREAMING_CONFIG, getString(STREAMING_CONFIG));
+    }
+
+    public PreparedTransactionMode preparedTransactionMode() {
+        return ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG,
+                getString(PREPARED_TRANSACTION_MODE_CONFIG));
+    }
+
+    public boolean messagesEnabled() {
+        return getBoolean(MESSAGES_ENABLED_CONFIG);
+    }
+
+    public int statusUpdateIntervalMs() {
+        return getInt(STATUS_UPDATE_INTERVAL_MS_CONFIG);
+    }
+
+    /** The compiled {@code table.include.list}; empty means every table the publication sends. */
+    public List<Pattern> tableIncludeList() {
+        return patterns(TABLE_INCLUDE_LIST_CONFIG);
+    }
+
+    public List<Pattern> tableExcludeList() {
+        return patterns(TABLE_EXCLUDE_LIST_CONFIG);
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX_CONFIG);
+    }
+
+    public boolean tombstonesOnDelete() {
+        return getBoolean(TOMBSTONES_ON_DELETE_CONFIG);
+    }
+
+    public String unavailableValuePlaceholder() {
+        return getString(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG);
+    }
+
+    public DecimalHandlingMode decimalHandlingMode() {
+        return ConfigChoices.parse(DecimalHandlingMode.class, DECIMAL_HANDLING_MODE_CONFIG,
+                getString(DECIMAL_HANDLING_MODE_CONFIG));
+    }
+
+    public boolean provideTransactionMetadata() {
+        return getBoolean(PROVIDE_TRANSACTION_METADATA_CONFIG);
+    }
+
+    /** 0 means heartbeats are off. */
+    public int heartbeatIntervalMs() {
+        return getInt(HEARTBEAT_INTERVAL_MS_CONFIG);
+    }
+
+    public String topicHeartbeatPrefix() {
+        return getString(TOPIC_HEARTBEAT_PREFIX_CONFIG);
+    }
+
+    /** {@link #SPILL_BACKEND_DISK}, {@link #SPILL_BACKEND_DATABASE}, or a class name. */
+    public String spillBackend() {
+        return getString(SPILL_BACKEND_CONFIG);
+    }
+
+    /** {@code spill.directory}, or {@code <java.io.tmpdir>/kafka-connect-pgoutput/<slot.name>} when unset. */
+    public Path spillDirectory() {
+        String configured = getString(SPILL_DIRECTORY_CONFIG);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"), "kafka-connect-pgoutput", slotName());
+    }
+
+    public long spillMemoryBufferBytes() {
+        return getLong(SPILL_MEMORY_BUFFER_BYTES_CONFIG);
+    }
+
+    /** 0 means no per-transaction limit. */
+    public long spillMaxTransactionBytes() {
+        return getLong(SPILL_MAX_TRANSACTION_BYTES_CONFIG);
+    }
+
+    /** 0 means no limit. */
+    public long spillMaxTotalBytes() {
+        return getLong(SPILL_MAX_TOTAL_BYTES_CONFIG);
+    }
+
+    public String spillDatabaseSchema() {
+        return getString(SPILL_DATABASE_SCHEMA_CONFIG);
+    }
+
+    public SnapshotMode snapshotMode() {
+        return ConfigChoices.parse(SnapshotMode.class, SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
+    }
+
+    public int snapshotMaxThreads() {
+        return getInt(SNAPSHOT_MAX_THREADS_CONFIG);
+    }
+
+    /** The compiled {@code snapshot.include.list}; empty means all captured tables. */
+    public List<Pattern> snapshotIncludeList() {
+        return patterns(SNAPSHOT_INCLUDE_LIST_CONFIG);
+    }
+
+    public int maxBatchSize() {
+        return getInt(MAX_BATCH_SIZE_CONFIG);
+    }
+
+    public int maxQueueSize() {
+        return getInt(MAX_QUEUE_SIZE_CONFIG);
+    }
+
+    private List<Pattern> patterns(String key) {
+        return getList(key).stream().map(Pattern::compile).toList();
+    }
+}

@@ -1,0 +1,174 @@
+package io.github.pgoutput.connect;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import org.apache.kafka.connect.errors.ConnectException;
+
+import io.github.pgoutput.pgoutput.Lsn;
+
+/**
+ * The one place that knows the names and meaning of the source partition and source offset this connector stores in
+ * Kafka Connect's offset topic. The names are persisted: never rename them.
+ *
+ * <p>Partition: {@code database} (database.dbname) and {@code slot} (slot.name). One slot belongs to one database,
+ * and the pair says which replication stream the offset is a position in.
+ *
+ * <p>Offset ({@link Position}):
+ * <ul>
+ *   <li>{@code lsn}: end LSN (PostgreSQL's {@code X/Y} text) of the last delivery whose records were all emitted.
+ *       Restarting replication at this LSN does not send that delivery again (a delivery is re-sent if and only if
+ *       its commit or prepare record starts at or after the start LSN).</li>
+ *   <li>{@code tx_end_lsn} and {@code tx_order}, both present or both absent: the delivery being emitted when the
+ *       offset was taken, named by its end LSN, and the 1-based position in it of the last record emitted (the
+ *       same number as the record's {@code pg.tx_order} header). After a restart the delivery arrives again, and
+ *       its records up to {@code tx_order} are skipped.</li>
+ * </ul>
+ * Any other field, a missing {@code lsn}, or a malformed value is an error: an offset this code cannot read
+ * completely is never guessed at.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class SourceOffsets {
+
+    public static final String PARTITION_DATABASE = "database";
+    public static final String PARTITION_SLOT = "slot";
+
+    public static final String OFFSET_LSN = "lsn";
+    public static final String OFFSET_TX_END_LSN = "tx_end_lsn";
+    public static final String OFFSET_TX_ORDER = "tx_order";
+
+    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_END_LSN, OFFSET_TX_ORDER);
+
+    private SourceOffsets() {
+    }
+
+    /**
+     * A position in the replication stream, as stored in a source offset.
+     *
+     * @param lsn        end LSN of the last completely emitted delivery; {@link Lsn#INVALID} before the first one
+     * @param txEndLsn   end LSN of the partly emitted delivery, or null when the position lies between deliveries
+     * @param txOrder    1-based position of the last emitted record of that delivery; 0 when {@code txEndLsn} is null
+     */
+    public record Position(Lsn lsn, Lsn txEndLsn, long txOrder) {
+
+        public Position {
+            Objects.requireNonNull(lsn, "lsn");
+            if (txEndLsn == null && txOrder != 0) {
+                throw new IllegalArgumentException("tx_order " + txOrder + " given without tx_end_lsn");
+            }
+            if (txEndLsn != null && txOrder < 1) {
+                throw new IllegalArgumentException("tx_order must be at least 1 inside a delivery, was " + txOrder);
+            }
+            if (txEndLsn != null && !txEndLsn.isAfter(lsn)) {
+                throw new IllegalArgumentException("tx_end_lsn " + txEndLsn + " must lie after lsn " + lsn
+                        + ": a delivery in progress ends after the last completed one");
+            }
+        }
+
+        /** All records of the delivery ending at {@code endLsn} (and of every earlier one) have been emitted. */
+        public static Position afterDelivery(Lsn endLsn) {
+            return new Position(endLsn, null, 0);
+        }
+
+        /** Records 1..{@code txOrder} of the delivery ending at {@code txEndLsn} have been emitted. */
+        public static Position insideDelivery(Lsn lastCompletedEndLsn, Lsn txEndLsn, long txOrder) {
+            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txEndLsn, "txEndLsn"), txOrder);
+        }
+
+        public boolean isInsideDelivery() {
+            return txEndLsn != null;
+        }
+    }
+
+    /** The source partition of the stream of {@code slot} in {@code database}. */
+    public static Map<String, String> partition(String database, String slot) {
+        Map<String, String> partition = new LinkedHashMap<>();
+        partition.put(PARTITION_DATABASE, Objects.requireNonNull(database, "database"));
+        partition.put(PARTITION_SLOT, Objects.requireNonNull(slot, "slot"));
+        return Map.copyOf(partition);
+    }
+
+    /** The source offset for {@code position}: LSNs as {@code X/Y} text, {@code tx_order} as a Long. */
+    public static Map<String, Object> encode(Position position) {
+        Map<String, Object> offset = new LinkedHashMap<>();
+        offset.put(OFFSET_LSN, position.lsn().toString());
+        if (position.isInsideDelivery()) {
+            offset.put(OFFSET_TX_END_LSN, position.txEndLsn().toString());
+            offset.put(OFFSET_TX_ORDER, position.txOrder());
+        }
+        return offset;
+    }
+
+    /**
+     * Reads a stored offset back. Numbers are accepted as any integral {@link Number}, because the offset store's
+     * JSON converter may give back an Integer for a small Long.
+     *
+     * @throws ConnectException naming the offending field, what it held and what was expected
+     */
+    public static Position decode(Map<String, ?> offset) {
+        if (offset == null) {
+            throw new ConnectException("stored source offset is missing; expected a map with field '" + OFFSET_LSN
+                    + "'");
+        }
+        for (String field : offset.keySet()) {
+            if (!OFFSET_FIELDS.contains(field)) {
+                throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
+                        + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_ORDER + "); was it written by a newer version?");
+            }
+        }
+        Lsn lsn = lsnField(offset, OFFSET_LSN);
+        if (lsn == null) {
+            throw invalid(offset, OFFSET_LSN, "is missing");
+        }
+        Lsn txEndLsn = lsnField(offset, OFFSET_TX_END_LSN);
+        Object txOrderValue = offset.get(OFFSET_TX_ORDER);
+        if ((txEndLsn == null) != (txOrderValue == null)) {
+            String missing = txEndLsn == null ? OFFSET_TX_END_LSN : OFFSET_TX_ORDER;
+            throw invalid(offset, missing, "is missing; " + OFFSET_TX_END_LSN + " and " + OFFSET_TX_ORDER
+                    + " are stored together");
+        }
+        if (txEndLsn == null) {
+            return Position.afterDelivery(lsn);
+        }
+        if (!(txOrderValue instanceof Long || txOrderValue instanceof Integer || txOrderValue instanceof Short)) {
+            throw invalid(offset, OFFSET_TX_ORDER, "is " + describe(txOrderValue) + "; expected a whole number");
+        }
+        long txOrder = ((Number) txOrderValue).longValue();
+        if (txOrder < 1) {
+            throw invalid(offset, OFFSET_TX_ORDER, "is " + txOrder + "; expected 1 or more");
+        }
+        if (!txEndLsn.isAfter(lsn)) {
+            throw invalid(offset, OFFSET_TX_END_LSN, "is " + txEndLsn + ", not after " + OFFSET_LSN + " " + lsn);
+        }
+        return Position.insideDelivery(lsn, txEndLsn, txOrder);
+    }
+
+    private static Lsn lsnField(Map<String, ?> offset, String field) {
+        Object value = offset.get(field);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof String text)) {
+            throw invalid(offset, field, "is " + describe(value) + "; expected an LSN as text such as 16/B374D848");
+        }
+        try {
+            return Lsn.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid(offset, field, "is '" + text + "'; expected an LSN as text such as 16/B374D848");
+        }
+    }
+
+    private static String describe(Object value) {
+        return value == null ? "null" : value.getClass().getSimpleName() + " '" + value + "'";
+    }
+
+    private static ConnectException invalid(Map<String, ?> offset, String field, String problem) {
+        return new ConnectException("stored source offset field '" + field + "' " + problem + " (offset " + offset
+                + "). The offset topic holds a value this connector cannot resume from; reset the connector's "
+                + "offsets (DELETE /connectors/<name>/offsets while it is stopped) or correct them with "
+                + "PATCH /connectors/<name>/offsets.");
+    }
+}

@@ -1,0 +1,384 @@
+package io.github.pgoutput.connect;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import jakarta.ws.rs.core.Response;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
+import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka Connect cluster in the test JVM: one KRaft broker and N distributed-mode workers (Kafka's own
+ * {@link EmbeddedConnectCluster}), driven over the workers' REST API like a user would.
+ *
+ * <p>Register it as a static JUnit 5 extension; it starts before the first test of the class and stops after the
+ * last:
+ * <pre>{@code
+ * @RegisterExtension
+ * static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1).exactlyOnceSource();
+ *
+ * @Test
+ * void streams() {
+ *     connect.configureConnector("orders", Map.of("connector.class", "...", "tasks.max", "1", ...));
+ *     connect.awaitRunning("orders", 1, Duration.ofSeconds(60));
+ *     List<ConsumerRecord<byte[], byte[]>> records = connect.awaitRecords("shop.public.orders", 3, Duration.ofSeconds(30));
+ * }
+ * }</pre>
+ * The broker always allows transactions on a single node ({@code transaction.state.log.replication.factor=1},
+ * {@code transaction.state.log.min.isr=1}), so {@link #exactlyOnceSource()} workers can start. Workers use
+ * {@code StringConverter} for keys and values unless {@link #workerProperty} says otherwise. The broker does not
+ * create topics on demand: create them with {@link #createTopic} or let Connect's topic creation do it.
+ * Starting took 9-34 s on a shared 2-core machine (load average 8), so share one cluster per IT class.
+ *
+ * <p>Not thread-safe: drive it from the test thread.
+ */
+final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectWorkerCluster.class);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+
+    private final int initialWorkers;
+    private final Map<String, String> workerProps = new HashMap<>();
+    private EmbeddedConnectCluster cluster;
+    private Duration startupTime;
+
+    private ConnectWorkerCluster(int initialWorkers) {
+        this.initialWorkers = initialWorkers;
+        // Plugins are found through their META-INF/services manifests only, so a test proves the manifest is right.
+        workerProps.put("plugin.discovery", "service_load");
+        workerProps.put("offset.flush.interval.ms", "500");
+        // Reassign the tasks of a worker that left after one second instead of Connect's default 5 minutes.
+        workerProps.put("scheduled.rebalance.max.delay.ms", "1000");
+    }
+
+    /** A cluster of one broker and {@code workers} Connect workers (not started yet). */
+    static ConnectWorkerCluster withWorkers(int workers) {
+        return new ConnectWorkerCluster(workers);
+    }
+
+    /** Workers with {@code exactly.once.source.support=enabled}: source records and offsets in one transaction. */
+    ConnectWorkerCluster exactlyOnceSource() {
+        return workerProperty("exactly.once.source.support", "enabled");
+    }
+
+    /** Any worker property, e.g. a converter. */
+    ConnectWorkerCluster workerProperty(String key, String value) {
+        workerProps.put(key, value);
+        return this;
+    }
+
+    // ---- Lifecycle -----------------------------------------------------------------------------------------
+
+    /** Starts the broker and the workers, and waits until every worker answers REST requests. */
+    void start() {
+        Properties brokerProps = new Properties();
+        brokerProps.put("transaction.state.log.replication.factor", "1");
+        brokerProps.put("transaction.state.log.min.isr", "1");
+        brokerProps.put("auto.create.topics.enable", "false");
+        long started = System.nanoTime();
+        cluster = new EmbeddedConnectCluster.Builder()
+                .name("pgoutput-it")
+                .numWorkers(initialWorkers)
+                .numBrokers(1)
+                .brokerProps(brokerProps)
+                .workerProps(workerProps)
+                .build();
+        cluster.start();
+        awaitCondition(Duration.ofSeconds(60), "all " + initialWorkers + " workers healthy",
+                cluster::allWorkersHealthy);
+        startupTime = Duration.ofNanos(System.nanoTime() - started);
+        log.info("Connect cluster with 1 broker and {} worker(s) started in {} ms", initialWorkers,
+                startupTime.toMillis());
+    }
+
+    /** How long {@link #start()} took, from nothing to every worker answering REST. */
+    Duration startupTime() {
+        return startupTime;
+    }
+
+    @Override
+    public void close() {
+        if (cluster != null) {
+            cluster.stop();
+            cluster = null;
+        }
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
+    /** The underlying Kafka harness, for whatever this class does not wrap. */
+    EmbeddedConnectCluster embedded() {
+        return cluster;
+    }
+
+    String bootstrapServers() {
+        return cluster.kafka().bootstrapServers();
+    }
+
+    // ---- Broker and workers --------------------------------------------------------------------------------
+
+    /** Stops the broker (its data stays); workers stay up and see a broker outage. */
+    void stopBroker() {
+        cluster.kafka().stopOnlyBrokers();
+    }
+
+    /** Starts the stopped broker again on the same listeners and waits until it serves requests. */
+    void startBroker() {
+        cluster.kafka().restartOnlyBrokers();
+        cluster.kafka().verifyClusterReadiness();
+    }
+
+    /** The running workers. */
+    List<WorkerHandle> workers() {
+        return new ArrayList<>(cluster.workers());
+    }
+
+    /** Stops one worker; its connectors and tasks move to the others after the rebalance delay. */
+    void stopWorker(WorkerHandle worker) {
+        cluster.removeWorker(worker);
+    }
+
+    /** Starts one more worker in the same group and waits until it answers REST requests. */
+    WorkerHandle addWorker() {
+        WorkerHandle worker = cluster.addWorker();
+        awaitCondition(Duration.ofSeconds(60), "new worker " + worker + " healthy", () -> cluster.isHealthy(worker));
+        return worker;
+    }
+
+    // ---- REST ----------------------------------------------------------------------------------------------
+
+    /**
+     * {@code GET <path>} on a running worker, e.g. {@code connector-plugins}; returns the JSON body.
+     *
+     * @throws AssertionError when the answer is not 200 OK
+     */
+    String restGet(String path) {
+        Response response = cluster.requestGet(cluster.endpointForResource(path));
+        Object body = response.getEntity();
+        if (response.getStatus() != 200) {
+            throw new AssertionError("GET " + path + " answered " + response.getStatus() + ": " + body);
+        }
+        return String.valueOf(body);
+    }
+
+    /** {@code PUT /connectors/<name>/config}: creates or reconfigures a connector. */
+    void configureConnector(String name, Map<String, String> config) {
+        cluster.configureConnector(name, config);
+    }
+
+    void deleteConnector(String name) {
+        cluster.deleteConnector(name);
+    }
+
+    /** {@code GET /connectors/<name>/status}. */
+    ConnectorStateInfo status(String name) {
+        return cluster.connectorStatus(name);
+    }
+
+    /**
+     * Waits until the connector and exactly {@code tasks} tasks are RUNNING.
+     *
+     * @throws AssertionError after {@code timeout}, with the last status seen (including task traces)
+     */
+    ConnectorStateInfo awaitRunning(String name, int tasks, Duration timeout) {
+        return awaitStatus(name, "RUNNING with " + tasks + " RUNNING task(s)", status -> isRunning(status, tasks),
+                timeout);
+    }
+
+    /** Whether the connector and exactly {@code tasks} tasks are RUNNING. */
+    static boolean isRunning(ConnectorStateInfo status, int tasks) {
+        return "RUNNING".equals(status.connector().state()) && status.tasks().size() == tasks
+                && status.tasks().stream().allMatch(t -> "RUNNING".equals(t.state()));
+    }
+
+    /**
+     * Polls {@code GET /connectors/<name>/status} until {@code condition} holds. The status is eventually consistent
+     * (it lags rebalances), so wait for the state you need rather than reading it once.
+     *
+     * @throws AssertionError after {@code timeout}, naming {@code expected} and the last status seen
+     */
+    ConnectorStateInfo awaitStatus(String name, String expected, Predicate<ConnectorStateInfo> condition,
+            Duration timeout) {
+        ConnectorStateInfo[] last = new ConnectorStateInfo[1];
+        awaitCondition(timeout, () -> "connector " + name + " " + expected + "; last status: " + describe(last[0]),
+                () -> {
+                    try {
+                        last[0] = cluster.connectorStatus(name);
+                    } catch (RuntimeException notThereYet) {
+                        return false;
+                    }
+                    return condition.test(last[0]);
+                });
+        return last[0];
+    }
+
+    /** {@code PUT /connectors/<name>/stop}: stops connector and tasks but keeps the configuration and offsets. */
+    void stopConnector(String name) {
+        cluster.stopConnector(name);
+    }
+
+    /** {@code PUT /connectors/<name>/resume}: runs a stopped or paused connector again. */
+    void resumeConnector(String name) {
+        cluster.resumeConnector(name);
+    }
+
+    /** {@code GET /connectors/<name>/offsets}: the stored source offset of each source partition. */
+    Map<Map<String, ?>, Map<String, ?>> sourceOffsets(String name) {
+        return cluster.connectorOffsets(name).toMap();
+    }
+
+    /**
+     * {@code PATCH /connectors/<name>/offsets} for one source partition; the connector must be STOPPED (see
+     * {@link #stopConnector}). A null {@code offset} deletes the partition's offset.
+     */
+    void alterSourceOffset(String name, Map<String, ?> partition, Map<String, ?> offset) {
+        cluster.alterSourceConnectorOffset(name, partition, offset);
+    }
+
+    /**
+     * {@code PUT /connector-plugins/<class>/config/validate}. Returns the error messages per key, only for keys that
+     * have errors; an empty map means the configuration is valid.
+     */
+    Map<String, List<String>> validationErrors(String connectorClass, Map<String, String> config) {
+        ConfigInfos infos = validate(connectorClass, config);
+        Map<String, List<String>> errors = new LinkedHashMap<>();
+        for (ConfigInfo info : infos.values()) {
+            if (info.configValue() != null && !info.configValue().errors().isEmpty()) {
+                errors.computeIfAbsent(info.configValue().name(), k -> new ArrayList<>())
+                        .addAll(info.configValue().errors());
+            }
+        }
+        return errors;
+    }
+
+    /** The raw answer of {@code PUT /connector-plugins/<class>/config/validate}. */
+    ConfigInfos validate(String connectorClass, Map<String, String> config) {
+        return cluster.validateConnectorConfig(connectorClass, config);
+    }
+
+    // ---- Topics --------------------------------------------------------------------------------------------
+
+    void createTopic(String topic, int partitions) {
+        cluster.kafka().createTopic(topic, partitions);
+    }
+
+    /** Every record in {@code topic} up to its end offsets at the time of the call, with headers. */
+    List<ConsumerRecord<byte[], byte[]>> readAll(String topic, Duration timeout) {
+        try {
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            cluster.kafka().consumeAll(timeout.toMillis(), Map.of("isolation.level", "read_committed"), Map.of(), topic)
+                    .forEach(records::add);
+            return records;
+        } catch (TimeoutException | ExecutionException e) {
+            throw new AssertionError("could not read all records of " + topic + " within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while reading " + topic, e);
+        }
+    }
+
+    /**
+     * Waits until {@code topic} holds at least {@code count} committed records, then returns all of them (possibly
+     * more than {@code count}) with headers.
+     */
+    List<ConsumerRecord<byte[], byte[]>> awaitRecords(String topic, int count, Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+        awaitCondition(timeout, () -> count + " records in " + topic + ", saw " + seen.size(), () -> {
+            seen.clear();
+            if (!cluster.kafka().describeTopics(topic).get(topic).isPresent()) {
+                return false;
+            }
+            seen.addAll(readAll(topic, Duration.ofSeconds(10)));
+            return seen.size() >= count;
+        });
+        return seen;
+    }
+
+    /** A record's value as UTF-8 text (null for a tombstone). */
+    static String valueText(ConsumerRecord<byte[], byte[]> record) {
+        return record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
+    }
+
+    /** A record's headers as key to UTF-8 text (last value wins for repeated keys). */
+    static Map<String, String> headerTexts(ConsumerRecord<byte[], byte[]> record) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (Header header : record.headers()) {
+            headers.put(header.key(), header.value() == null ? null
+                    : new String(header.value(), StandardCharsets.UTF_8));
+        }
+        return headers;
+    }
+
+    // ---- Waiting -------------------------------------------------------------------------------------------
+
+    /**
+     * Polls {@code condition} every 200 ms until it holds.
+     *
+     * @throws AssertionError after {@code timeout}, naming {@code what} was awaited
+     */
+    static void awaitCondition(Duration timeout, String what, BooleanSupplier condition) {
+        awaitCondition(timeout, () -> what, condition);
+    }
+
+    private static void awaitCondition(Duration timeout, Supplier<String> what,
+            BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what.get());
+            }
+            try {
+                Thread.sleep(POLL_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for " + what.get(), e);
+            }
+        }
+    }
+
+    private static String describe(ConnectorStateInfo status) {
+        if (status == null) {
+            return "none (connector unknown)";
+        }
+        StringBuilder out = new StringBuilder("connector ").append(status.connector().state());
+        if (status.connector().trace() != null) {
+            out.append(" (").append(status.connector().trace()).append(')');
+        }
+        status.tasks().forEach(t -> {
+            out.append(", task ").append(t.id()).append(' ').append(t.state());
+            if (t.trace() != null) {
+                out.append(" (").append(t.trace()).append(')');
+            }
+        });
+        return out.toString();
+    }
+}

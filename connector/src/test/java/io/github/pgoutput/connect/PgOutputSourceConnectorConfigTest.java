@@ -1,0 +1,293 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PgOutputSourceConnectorConfigTest {
+
+    private static final String PASSWORD = "s3cr3t-Pa55word";
+
+    static Map<String, String> minimal() {
+        Map<String, String> props = new HashMap<>();
+        props.put("database.hostname", "db.example.com");
+        props.put("database.user", "replicator");
+        props.put("database.dbname", "shop");
+        props.put("slot.name", "shop_slot");
+        props.put("publication.name", "shop_pub");
+        props.put("topic.prefix", "shop");
+        return props;
+    }
+
+    private static Map<String, String> with(String... keyValues) {
+        Map<String, String> props = minimal();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            props.put(keyValues[i], keyValues[i + 1]);
+        }
+        return props;
+    }
+
+    private static List<String> errorsOf(Config config, String key) {
+        Optional<ConfigValue> value = config.configValues().stream().filter(v -> v.name().equals(key)).findFirst();
+        return value.map(ConfigValue::errorMessages).orElse(List.of());
+    }
+
+    private static Map<String, List<String>> allErrors(Config config) {
+        Map<String, List<String>> errors = new HashMap<>();
+        config.configValues().stream().filter(v -> !v.errorMessages().isEmpty())
+                .forEach(v -> errors.put(v.name(), v.errorMessages()));
+        return errors;
+    }
+
+    @Test
+    void appliesTheDocumentedDefaults() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(minimal());
+
+        assertThat(config.databasePort()).isEqualTo(5432);
+        assertThat(config.databasePassword()).isNull();
+        assertThat(config.databaseSslmode()).isEqualTo(SslMode.PREFER);
+        assertThat(config.databaseSslrootcert()).isNull();
+        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationAutocreateMode.DISABLED);
+        assertThat(config.protocolVersion()).isEqualTo(ProtocolVersionSetting.AUTO);
+        assertThat(config.streaming()).isEqualTo(StreamingMode.AUTO);
+        assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.FAIL);
+        assertThat(config.messagesEnabled()).isFalse();
+        assertThat(config.statusUpdateIntervalMs()).isEqualTo(10_000);
+        assertThat(config.tableIncludeList()).isEmpty();
+        assertThat(config.tableExcludeList()).isEmpty();
+        assertThat(config.tombstonesOnDelete()).isTrue();
+        assertThat(config.unavailableValuePlaceholder()).isEqualTo("__debezium_unavailable_value");
+        assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.PRECISE);
+        assertThat(config.provideTransactionMetadata()).isTrue();
+        assertThat(config.heartbeatIntervalMs()).isZero();
+        assertThat(config.topicHeartbeatPrefix()).isEqualTo("__debezium-heartbeat");
+        assertThat(config.spillBackend()).isEqualTo("disk");
+        assertThat(config.spillMemoryBufferBytes()).isEqualTo(16L * 1024 * 1024);
+        assertThat(config.spillMaxTransactionBytes()).isZero();
+        assertThat(config.spillMaxTotalBytes()).isZero();
+        assertThat(config.spillDatabaseSchema()).isEqualTo("kafka_connect_pgoutput");
+        assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.INITIAL);
+        assertThat(config.snapshotMaxThreads()).isEqualTo(2);
+        assertThat(config.snapshotIncludeList()).isEmpty();
+        assertThat(config.maxBatchSize()).isEqualTo(2048);
+        assertThat(config.maxQueueSize()).isEqualTo(8192);
+    }
+
+    @Test
+    void spillDirectoryDefaultsToTheSlotsFolderUnderTheJvmTempDirectory() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(minimal());
+
+        assertThat(config.spillDirectory())
+                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "kafka-connect-pgoutput", "shop_slot"));
+        assertThat(new PgOutputSourceConnectorConfig(with("spill.directory", "/var/spill")).spillDirectory())
+                .isEqualTo(Path.of("/var/spill"));
+    }
+
+    @Test
+    void readsEveryEnumValuedKeyThroughItsChoice() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(with(
+                "database.sslmode", "verify-full", "publication.autocreate.mode", "all_tables",
+                "protocol.version", "4", "streaming", "parallel", "prepared.transaction.mode", "stage",
+                "decimal.handling.mode", "string", "snapshot.mode", "when_needed"));
+
+        assertThat(config.databaseSslmode()).isEqualTo(SslMode.VERIFY_FULL);
+        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationAutocreateMode.ALL_TABLES);
+        assertThat(config.protocolVersion().fixedVersion()).hasValue(4);
+        assertThat(config.streaming()).isEqualTo(StreamingMode.PARALLEL);
+        assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.STAGE);
+        assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.STRING);
+        assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.WHEN_NEEDED);
+    }
+
+    @Test
+    void compilesTableListsAsRegularExpressions() {
+        PgOutputSourceConnectorConfig config =
+                new PgOutputSourceConnectorConfig(with("table.include.list", "public\\.orders,inventory\\..*"));
+
+        assertThat(config.tableIncludeList()).extracting(Pattern::pattern)
+                .containsExactly("public\\.orders", "inventory\\..*");
+    }
+
+    @Test
+    void reportsEachMissingRequiredKeyOnThatKey() {
+        Config config = PgOutputSourceConnectorConfig.validate(Map.of());
+
+        assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname",
+                "slot.name", "publication.name", "topic.prefix");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "database.hostname | ''",
+        "database.port | 0",
+        "database.port | 65536",
+        "database.port | five",
+        "database.sslmode | strict",
+        "slot.name | Shop_Slot",
+        "slot.name | shop-slot",
+        "slot.name | abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd",
+        "publication.name | ''",
+        "publication.autocreate.mode | some_tables",
+        "protocol.version | 5",
+        "protocol.version | 0",
+        "streaming | always",
+        "prepared.transaction.mode | commit",
+        "messages.enabled | maybe",
+        "status.update.interval.ms | 0",
+        "table.include.list | public.(orders",
+        "table.exclude.list | public.[",
+        "topic.prefix | shop events",
+        "topic.prefix | shop/events",
+        "tombstones.on.delete | sometimes",
+        "unavailable.value.placeholder | ''",
+        "decimal.handling.mode | float",
+        "provide.transaction.metadata | yes please",
+        "heartbeat.interval.ms | -1",
+        "topic.heartbeat.prefix | heart beat",
+        "spill.backend | not a class",
+        "spill.backend | com.example.",
+        "spill.memory.buffer.bytes | -1",
+        "spill.max.transaction.bytes | -1",
+        "spill.max.total.bytes | -1",
+        "spill.database.schema | Spill",
+        "snapshot.mode | never",
+        "snapshot.max.threads | 0",
+        "snapshot.include.list | (",
+        "max.batch.size | 0",
+        "max.queue.size | 1",
+    })
+    void rejectsABadValueWithAnErrorOnItsKey(String key, String badValue) {
+        Map<String, String> props = with(key, badValue);
+
+        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(props))).containsOnlyKeys(key);
+        assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(props))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(key);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "database.sslmode | Verify-CA",
+        "spill.backend | database",
+        "spill.backend | com.example.spill.S3Spill",
+        "slot.name | abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabc",
+        "topic.prefix | prod-eu.shop_1",
+        "protocol.version | AUTO",
+    })
+    void acceptsValidValues(String key, String value) {
+        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(with(key, value)))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "prepared.transaction.mode | prepared.transaction.mode=stage, protocol.version=2",
+        "prepared.transaction.mode | prepared.transaction.mode=stage, protocol.version=1",
+        "streaming                 | streaming=parallel, protocol.version=3",
+        "streaming                 | streaming=on, protocol.version=1",
+        "tasks.max                 | tasks.max=2",
+        "table.exclude.list        | table.include.list=public\\..*, table.exclude.list=public\\.audit",
+        "max.queue.size            | max.batch.size=100, max.queue.size=100",
+        "spill.max.transaction.bytes | spill.max.transaction.bytes=2000, spill.max.total.bytes=1000",
+        "snapshot.include.list     | snapshot.mode=no_data, snapshot.include.list=public\\.orders",
+    })
+    void attachesEachCrossKeyErrorToTheKeyToChange(String key, String settings) {
+        Map<String, String> props = minimal();
+        for (String setting : settings.split(", ")) {
+            String[] kv = setting.split("=", 2);
+            props.put(kv[0], kv[1]);
+        }
+
+        Config config = PgOutputSourceConnectorConfig.validate(props);
+
+        assertThat(allErrors(config)).containsOnlyKeys(key);
+        assertThat(errorsOf(config, key)).singleElement().asString().contains(key);
+        if (!key.equals("tasks.max")) {
+            assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(props))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith(key + ": ");
+        }
+    }
+
+    @Test
+    void protocolErrorSaysWhatToChange() {
+        Config config = PgOutputSourceConnectorConfig.validate(
+                with("prepared.transaction.mode", "stage", "protocol.version", "2"));
+
+        assertThat(errorsOf(config, "prepared.transaction.mode")).containsExactly(
+                "prepared.transaction.mode=stage needs pgoutput protocol 3 or later, but protocol.version is 2; set "
+                        + "protocol.version to auto or at least 3, or prepared.transaction.mode to fail");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "prepared.transaction.mode=stage, protocol.version=auto",
+        "prepared.transaction.mode=stage, protocol.version=3",
+        "streaming=parallel, protocol.version=auto",
+        "streaming=parallel, protocol.version=4",
+        "streaming=on, protocol.version=2",
+        "tasks.max=1",
+        "max.batch.size=100, max.queue.size=101",
+        "spill.max.transaction.bytes=1000, spill.max.total.bytes=1000",
+        "spill.max.transaction.bytes=2000, spill.max.total.bytes=0",
+        "snapshot.mode=initial, snapshot.include.list=public\\.orders",
+    })
+    void acceptsConsistentCombinations(String settings) {
+        Map<String, String> props = minimal();
+        for (String setting : settings.split(", ")) {
+            String[] kv = setting.split("=", 2);
+            props.put(kv[0], kv[1]);
+        }
+
+        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(props))).isEmpty();
+    }
+
+    @Test
+    void reportsABadSingleValueOnlyOnceNotAgainAsACrossKeyError() {
+        Config config = PgOutputSourceConnectorConfig.validate(
+                with("prepared.transaction.mode", "stage", "protocol.version", "9"));
+
+        assertThat(allErrors(config)).containsOnlyKeys("protocol.version");
+    }
+
+    @Test
+    void neverRevealsThePassword() {
+        Map<String, String> props = with("database.password", PASSWORD);
+        PrintStream originalErr = System.err;
+        ByteArrayOutputStream logged = new ByteArrayOutputStream();
+        PgOutputSourceConnectorConfig config;
+        Config validated;
+        try {
+            System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+            config = new PgOutputSourceConnectorConfig(props); // AbstractConfig logs every value at INFO
+            validated = PgOutputSourceConnectorConfig.validate(props);
+            new PgOutputSourceConnector().start(props);
+        } finally {
+            System.setErr(originalErr);
+        }
+
+        assertThat(logged.toString(StandardCharsets.UTF_8))
+                .contains("database.password = [hidden]")
+                .doesNotContain(PASSWORD);
+        assertThat(config.toString()).doesNotContain(PASSWORD);
+        assertThat(config.values().toString()).doesNotContain(PASSWORD);
+        assertThat(config.databasePassword().toString()).doesNotContain(PASSWORD);
+        assertThat(validated.configValues().toString()).doesNotContain(PASSWORD);
+        assertThat(config.databasePassword().value()).isEqualTo(PASSWORD);
+    }
+}
