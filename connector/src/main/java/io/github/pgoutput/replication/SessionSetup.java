@@ -32,9 +32,10 @@ final class SessionSetup {
             NegotiatedProtocol protocol = ProtocolNegotiation.negotiate(settings, major);
             List<PreflightChecks.Problem> problems = PreflightChecks.check(sql, settings);
             PreflightChecks.requireNoFatal(problems);
-            for (PreflightChecks.Problem p : problems) {
-                // Only transient problems are left; the slot-in-use one is worth retrying at once as START would fail.
-                throw new ReplicationConnectionLostException(p.setting(), p.message(), null);
+            if (!problems.isEmpty()) {
+                // Only retriable problems are left (slot held by another walsender, no free walsender); START would fail.
+                PreflightChecks.Problem first = problems.get(0);
+                throw new ReplicationConnectionLostException(first.setting(), first.message(), null);
             }
             if (!PublicationManager.exists(sql, settings.publicationName())) {
                 PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
