@@ -1,0 +1,69 @@
+package io.github.pgoutput.replication;
+
+import org.postgresql.PGProperty;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/** Opens the two kinds of connection the package uses: a normal SQL one and a {@code replication=database} one. */
+final class PgConnections {
+
+    private PgConnections() {
+    }
+
+    /** A normal connection, for checks, publication and slot management. */
+    static Connection openSql(ReplicationSettings settings) throws SQLException {
+        Properties props = common(settings);
+        PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
+        return DriverManager.getConnection(url(settings), props);
+    }
+
+    /**
+     * A walsender connection in database mode. The walsender speaks only the simple query protocol and refuses some of
+     * pgjdbc's start-up queries, hence the two extra properties (spec 8.1).
+     */
+    static Connection openReplication(ReplicationSettings settings) throws SQLException {
+        Properties props = common(settings);
+        PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
+        PGProperty.REPLICATION.set(props, "database");
+        PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "9.4");
+        PGProperty.PREFER_QUERY_MODE.set(props, "simple");
+        return DriverManager.getConnection(url(settings), props);
+    }
+
+    private static String url(ReplicationSettings settings) {
+        String host = settings.host().contains(":") && !settings.host().startsWith("[") ? "[" + settings.host() + "]" : settings.host();
+        String database = URLEncoder.encode(settings.database(), StandardCharsets.UTF_8).replace("+", "%20");
+        return "jdbc:postgresql://" + host + ":" + settings.port() + "/" + database;
+    }
+
+    private static Properties common(ReplicationSettings settings) {
+        Properties props = new Properties();
+        PGProperty.USER.set(props, settings.user());
+        if (settings.password() != null) {
+            PGProperty.PASSWORD.set(props, settings.password());
+        }
+        if (settings.sslMode() != null) {
+            PGProperty.SSL_MODE.set(props, settings.sslMode());
+        }
+        if (settings.sslRootCert() != null) {
+            PGProperty.SSL_ROOT_CERT.set(props, settings.sslRootCert());
+        }
+        if (settings.sslCert() != null) {
+            PGProperty.SSL_CERT.set(props, settings.sslCert());
+        }
+        if (settings.sslKey() != null) {
+            PGProperty.SSL_KEY.set(props, settings.sslKey());
+        }
+        PGProperty.CONNECT_TIMEOUT.set(props, 10);
+        // A dead peer must not block a read for ever: the session reads non-blocking, and the socket timeout bounds
+        // the writes of status updates and the close handshake.
+        PGProperty.SOCKET_TIMEOUT.set(props, 60);
+        PGProperty.TCP_KEEP_ALIVE.set(props, true);
+        return props;
+    }
+}

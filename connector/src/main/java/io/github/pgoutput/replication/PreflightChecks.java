@@ -1,0 +1,219 @@
+package io.github.pgoutput.replication;
+
+import io.github.pgoutput.replication.ProtocolNegotiation.NegotiatedProtocol;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks, before streaming starts, everything about the server that would otherwise fail later with a less helpful
+ * message: {@code wal_level}, the role's REPLICATION attribute, free slots and walsenders, the publication, the slot's
+ * plugin/database/user/two-phase flag, and {@code max_prepared_transactions} for two-phase. Each problem names the
+ * {@link Setting} to change, so the connector can attach it to a config key.
+ *
+ * <p>Stateless; every method uses only the connection it is given.
+ */
+public final class PreflightChecks {
+
+    /**
+     * One thing that stands in the way of streaming.
+     *
+     * @param setting   the setting to change (or {@link Setting#HOSTNAME} for server-wide settings)
+     * @param message   what was seen, what was expected, how to fix it
+     * @param retriable true when the problem may go away by itself (the slot is still held by another walsender,
+     *                  all walsenders are busy); a session can then be retried, while validation still reports it
+     */
+    public record Problem(Setting setting, String message, boolean retriable) {
+    }
+
+    private PreflightChecks() {
+    }
+
+    /**
+     * Connects with the settings and runs every check. Never throws for a problem it can describe; a server that cannot
+     * be reached at all comes back as a problem too.
+     */
+    public static List<Problem> check(ReplicationSettings settings) {
+        try (Connection sql = PgConnections.openSql(settings)) {
+            return check(sql, settings);
+        } catch (SQLException e) {
+            ReplicationException failure = SqlErrors.classify(e, "connecting to " + settings.host() + ":" + settings.port()
+                    + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
+            return List.of(new Problem(failure.setting(), failure.getMessage(), failure instanceof ReplicationConnectionLostException));
+        }
+    }
+
+    /** Runs every check on an open normal connection to the configured database. */
+    public static List<Problem> check(Connection sql, ReplicationSettings settings) throws SQLException {
+        List<Problem> problems = new ArrayList<>();
+        int serverMajor = serverMajorVersion(sql);
+        NegotiatedProtocol protocol = null;
+        try {
+            protocol = ProtocolNegotiation.negotiate(settings, serverMajor);
+        } catch (ReplicationSetupException e) {
+            problems.add(new Problem(e.setting(), e.getMessage(), false));
+        }
+        String walLevel = setting(sql, "wal_level");
+        if (!"logical".equals(walLevel)) {
+            problems.add(fatal(Setting.HOSTNAME, "wal_level is '" + walLevel + "'; logical replication needs 'logical'"
+                    + " (set wal_level = logical in postgresql.conf and restart PostgreSQL)"));
+        }
+        boolean superuser = checkRole(sql, settings, problems);
+        checkPublication(sql, settings, superuser, problems);
+        checkSlot(sql, settings, protocol, problems);
+        checkWalSenders(sql, problems);
+        if (settings.twoPhase() && Integer.parseInt(setting(sql, "max_prepared_transactions")) == 0) {
+            problems.add(fatal(Setting.TWO_PHASE, "two-phase decoding was asked for, but max_prepared_transactions is 0, so the server"
+                    + " cannot prepare transactions at all; set max_prepared_transactions > 0 and restart PostgreSQL, or turn two-phase off"));
+        }
+        return List.copyOf(problems);
+    }
+
+    /**
+     * Throws for the first problem that is not transient.
+     *
+     * @throws ReplicationSetupException carrying the problem's setting and message
+     */
+    public static void requireNoFatal(List<Problem> problems) {
+        for (Problem p : problems) {
+            if (!p.retriable()) {
+                throw new ReplicationSetupException(p.setting(), p.message());
+            }
+        }
+    }
+
+    static int serverMajorVersion(Connection sql) throws SQLException {
+        return Integer.parseInt(setting(sql, "server_version_num")) / 10000;
+    }
+
+    private static boolean checkRole(Connection sql, ReplicationSettings settings, List<Problem> problems) throws SQLException {
+        try (Statement st = sql.createStatement();
+             ResultSet rs = st.executeQuery("SELECT rolreplication, rolsuper FROM pg_roles WHERE rolname = current_user")) {
+            rs.next();
+            boolean replication = rs.getBoolean(1);
+            boolean superuser = rs.getBoolean(2);
+            if (!replication && !superuser) {
+                problems.add(fatal(Setting.USER, "role '" + settings.user() + "' has neither the REPLICATION attribute nor superuser;"
+                        + " run ALTER ROLE " + Identifiers.quote(settings.user()) + " WITH REPLICATION"));
+            }
+            return superuser;
+        }
+    }
+
+    private static void checkPublication(Connection sql, ReplicationSettings settings, boolean superuser, List<Problem> problems)
+            throws SQLException {
+        if (PublicationManager.exists(sql, settings.publicationName())) {
+            return;
+        }
+        switch (settings.publicationMode()) {
+            case DISABLED -> problems.add(fatal(Setting.PUBLICATION_NAME, "publication '" + settings.publicationName()
+                    + "' does not exist in database '" + settings.database() + "'; create it (CREATE PUBLICATION "
+                    + Identifiers.quote(settings.publicationName()) + " FOR ALL TABLES, or FOR TABLE ...) or let the connector"
+                    + " create it by choosing publication mode ALL_TABLES or FILTERED"));
+            case ALL_TABLES -> {
+                if (!superuser) {
+                    problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()
+                            + "' does not exist, and creating it FOR ALL TABLES needs a superuser, which '" + settings.user()
+                            + "' is not; create the publication as a superuser, or use mode FILTERED with tables this role owns"));
+                }
+            }
+            case FILTERED -> {
+                for (TableName table : settings.publicationTables()) {
+                    if (!tableExists(sql, table)) {
+                        problems.add(fatal(Setting.PUBLICATION_TABLES, "table " + table + " (for the publication '"
+                                + settings.publicationName() + "') does not exist in database '" + settings.database()
+                                + "'; names are case-sensitive and given as schema.table"));
+                    }
+                }
+            }
+        }
+    }
+
+    private static void checkSlot(Connection sql, ReplicationSettings settings, NegotiatedProtocol protocol, List<Problem> problems)
+            throws SQLException {
+        Optional<SlotInfo> found = SlotManager.find(sql, settings.slotName());
+        if (found.isEmpty()) {
+            int max = Integer.parseInt(setting(sql, "max_replication_slots"));
+            int used = count(sql, "SELECT count(*) FROM pg_replication_slots");
+            if (used >= max) {
+                problems.add(fatal(Setting.SLOT_NAME, "slot '" + settings.slotName() + "' does not exist and cannot be created: all "
+                        + max + " replication slots (max_replication_slots) are in use; drop an unused slot"
+                        + " (SELECT pg_drop_replication_slot('name')) or raise max_replication_slots and restart PostgreSQL"));
+            }
+            return;
+        }
+        SlotInfo slot = found.get();
+        String name = settings.slotName();
+        if (!"logical".equals(slot.slotType())) {
+            problems.add(fatal(Setting.SLOT_NAME, "slot '" + name + "' is a " + slot.slotType() + " slot; a logical slot is needed;"
+                    + " choose another slot name"));
+            return;
+        }
+        if (!"pgoutput".equals(slot.plugin())) {
+            problems.add(fatal(Setting.SLOT_NAME, "slot '" + name + "' uses the output plugin '" + slot.plugin() + "', not 'pgoutput';"
+                    + " choose another slot name, or drop that slot if nothing else uses it"));
+        }
+        if (!settings.database().equals(slot.database())) {
+            problems.add(fatal(Setting.SLOT_NAME, "slot '" + name + "' belongs to database '" + slot.database() + "', not '"
+                    + settings.database() + "'; a logical slot serves only its own database, so choose another slot name"));
+        }
+        if (slot.isActive()) {
+            problems.add(new Problem(Setting.SLOT_NAME, "slot '" + name + "' is in use by the walsender with PID " + slot.activePid()
+                    + "; another consumer is reading it, or a previous connection has not exited yet. Stop the other consumer"
+                    + " (SELECT pg_terminate_backend(" + slot.activePid() + ")) or use another slot name", true));
+        }
+        if (slot.twoPhase() && protocol != null && protocol.protocolVersion() < 3) {
+            // Spec 6.5: a two-phase slot sends Begin Prepare/Prepare/Commit Prepared/Rollback Prepared whatever the
+            // session asked for, and a protocol 1/2 decoder cannot read them.
+            problems.add(fatal(Setting.PROTOCOL_VERSION, "slot '" + name + "' has two_phase enabled, so the server sends prepared"
+                    + " transactions as Begin Prepare/Prepare/Commit Prepared/Rollback Prepared messages, which pgoutput protocol version "
+                    + protocol.protocolVersion() + " cannot carry; use protocol version 3 or higher (or 0 = auto), or another slot"));
+        }
+    }
+
+    private static void checkWalSenders(Connection sql, List<Problem> problems) throws SQLException {
+        int max = Integer.parseInt(setting(sql, "max_wal_senders"));
+        int used = count(sql, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender'");
+        if (used >= max) {
+            problems.add(new Problem(Setting.HOSTNAME, "all " + max + " walsenders (max_wal_senders) are in use; stop an unused"
+                    + " replication client or raise max_wal_senders and restart PostgreSQL", true));
+        }
+    }
+
+    private static boolean tableExists(Connection sql, TableName table) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            st.setString(1, table.quoted());
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    private static String setting(Connection sql, String name) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement("SELECT current_setting(?)")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static int count(Connection sql, String query) throws SQLException {
+        try (Statement st = sql.createStatement(); ResultSet rs = st.executeQuery(query)) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static Problem fatal(Setting setting, String message) {
+        return new Problem(setting, message, false);
+    }
+}

@@ -1,0 +1,56 @@
+package io.github.pgoutput.replication;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Looks up and creates the publication over a normal SQL connection. Stateless. */
+public final class PublicationManager {
+
+    private static final String DUPLICATE_OBJECT = "42710";
+
+    private PublicationManager() {
+    }
+
+    public static boolean exists(Connection sql, String publicationName) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+            st.setString(1, publicationName);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Creates the publication {@code FOR ALL TABLES} or {@code FOR TABLE} the given tables. Every name is double-quoted,
+     * so names keep their case and cannot inject SQL. Another task creating the same publication at the same moment is
+     * not an error.
+     *
+     * @throws IllegalArgumentException for {@link PublicationMode#DISABLED} or a FILTERED mode without tables
+     */
+    public static void create(Connection sql, String publicationName, PublicationMode mode, List<TableName> tables) throws SQLException {
+        String target = switch (mode) {
+            case ALL_TABLES -> "FOR ALL TABLES";
+            case FILTERED -> {
+                if (tables.isEmpty()) {
+                    throw new IllegalArgumentException("a FILTERED publication needs at least one table");
+                }
+                yield "FOR TABLE " + tables.stream().map(TableName::quoted).collect(Collectors.joining(", "));
+            }
+            case DISABLED -> throw new IllegalArgumentException("publication mode DISABLED never creates a publication");
+        };
+        String ddl = "CREATE PUBLICATION " + Identifiers.quote(Identifiers.requireValid(publicationName, "publication name", Setting.PUBLICATION_NAME))
+                + " " + target;
+        try (Statement st = sql.createStatement()) {
+            st.execute(ddl);
+        } catch (SQLException e) {
+            if (!DUPLICATE_OBJECT.equals(e.getSQLState()) || !exists(sql, publicationName)) {
+                throw e;
+            }
+        }
+    }
+}

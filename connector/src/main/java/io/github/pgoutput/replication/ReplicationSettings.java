@@ -1,0 +1,232 @@
+package io.github.pgoutput.replication;
+
+import io.github.pgoutput.pgoutput.StreamingMode;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything needed to open a replication session. Immutable and thread-safe; build one with {@link #builder}.
+ *
+ * @param host                   server host name or address; not null
+ * @param port                   server port, 1-65535
+ * @param database               database the slot belongs to; not null
+ * @param user                   role to connect as; it needs REPLICATION (or superuser); not null
+ * @param password               password, or null for password-less authentication; never logged
+ * @param sslMode                pgjdbc {@code sslmode} ({@code disable}, {@code prefer}, {@code require},
+ *                               {@code verify-ca}, {@code verify-full}), or null for pgjdbc's default
+ * @param sslRootCert            path of the CA certificate file, or null
+ * @param sslCert                path of the client certificate file, or null
+ * @param sslKey                 path of the client key file, or null
+ * @param slotName               logical replication slot: lower-case letters, digits, underscores, at most 63
+ * @param publicationName        publication to stream; created when {@code publicationMode} allows
+ * @param publicationMode        whether and how a missing publication is created; not null
+ * @param publicationTables      the tables of a {@link PublicationMode#FILTERED} publication; empty otherwise
+ * @param protocolVersion        pgoutput {@code proto_version} 1-4, or 0 for the highest the server speaks
+ * @param streaming              pgoutput {@code streaming} option; not null
+ * @param twoPhase               decode prepared transactions at PREPARE time (protocol 3+, PostgreSQL 15+)
+ * @param binary                 ask for column values in binary send format
+ * @param messages               ask for logical decoding messages ({@code pg_logical_emit_message})
+ * @param origin                 pgoutput {@code origin} option (PostgreSQL 16+); not null
+ * @param statusInterval         how often a standby status update is sent while the caller reads; positive
+ * @param keepaliveGuardInterval when the caller has not read for this long, a background keeper answers the server
+ *                               so that {@code wal_sender_timeout} does not end the connection; positive. The session
+ *                               shortens it to a quarter of the server's {@code wal_sender_timeout} when that is smaller.
+ */
+public record ReplicationSettings(
+        String host, int port, String database, String user, String password,
+        String sslMode, String sslRootCert, String sslCert, String sslKey,
+        String slotName, String publicationName, PublicationMode publicationMode, List<TableName> publicationTables,
+        int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean binary, boolean messages,
+        OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval) {
+
+    /** {@code protocolVersion} value meaning "the highest version the server speaks". */
+    public static final int AUTO_PROTOCOL_VERSION = 0;
+
+    public ReplicationSettings {
+        if (host == null || host.isBlank()) {
+            throw new ReplicationSetupException(Setting.HOSTNAME, "host name is missing; give the PostgreSQL server's host name or address");
+        }
+        if (port < 1 || port > 65535) {
+            throw new ReplicationSetupException(Setting.PORT, "port " + port + " is outside 1-65535; PostgreSQL listens on 5432 by default");
+        }
+        if (database == null || database.isBlank()) {
+            throw new ReplicationSetupException(Setting.DBNAME, "database name is missing; give the database whose changes to stream");
+        }
+        if (user == null || user.isBlank()) {
+            throw new ReplicationSetupException(Setting.USER, "user is missing; give a role with the REPLICATION attribute");
+        }
+        Identifiers.requireValidSlotName(slotName);
+        Identifiers.requireValid(publicationName, "publication name", Setting.PUBLICATION_NAME);
+        Objects.requireNonNull(publicationMode, "publicationMode");
+        publicationTables = List.copyOf(publicationTables == null ? List.of() : publicationTables);
+        if (publicationMode == PublicationMode.FILTERED && publicationTables.isEmpty()) {
+            throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, "publication mode FILTERED needs at least one table;"
+                    + " list the tables as schema.table, or use ALL_TABLES");
+        }
+        if (publicationMode != PublicationMode.FILTERED && !publicationTables.isEmpty()) {
+            throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, "a table list " + publicationTables + " was given with publication mode "
+                    + publicationMode + ", which ignores it; use FILTERED or drop the list");
+        }
+        if (protocolVersion != AUTO_PROTOCOL_VERSION && (protocolVersion < 1 || protocolVersion > ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL)) {
+            throw new ReplicationSetupException(Setting.PROTOCOL_VERSION, "pgoutput protocol version " + protocolVersion + " is not known; use 1 to "
+                    + ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL + ", or 0 for the highest the server supports");
+        }
+        Objects.requireNonNull(streaming, "streaming");
+        Objects.requireNonNull(origin, "origin");
+        requirePositive(statusInterval, Setting.STATUS_INTERVAL, "status interval");
+        requirePositive(keepaliveGuardInterval, Setting.KEEPALIVE_GUARD_INTERVAL, "keepalive guard interval");
+    }
+
+    private static void requirePositive(Duration value, Setting setting, String what) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new ReplicationSetupException(setting, what + " must be positive but is " + value);
+        }
+    }
+
+    /** A builder with defaults: streaming ON, protocol auto, no two-phase/binary/messages, 10 s status, 5 s guard. */
+    public static Builder builder(String host, int port, String database, String user, String slotName, String publicationName) {
+        return new Builder(host, port, database, user, slotName, publicationName);
+    }
+
+    /** A builder that starts from these settings, to derive a variant. */
+    public Builder toBuilder() {
+        Builder b = new Builder(host, port, database, user, slotName, publicationName);
+        b.password = password;
+        b.sslMode = sslMode;
+        b.sslRootCert = sslRootCert;
+        b.sslCert = sslCert;
+        b.sslKey = sslKey;
+        b.publicationMode = publicationMode;
+        b.publicationTables = publicationTables;
+        b.protocolVersion = protocolVersion;
+        b.streaming = streaming;
+        b.twoPhase = twoPhase;
+        b.binary = binary;
+        b.messages = messages;
+        b.origin = origin;
+        b.statusInterval = statusInterval;
+        b.keepaliveGuardInterval = keepaliveGuardInterval;
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        // Never print the password.
+        return "ReplicationSettings[" + user + "@" + host + ":" + port + "/" + database + ", slot=" + slotName
+                + ", publication=" + publicationName + " (" + publicationMode + (publicationTables.isEmpty() ? "" : " " + publicationTables)
+                + "), proto=" + (protocolVersion == 0 ? "auto" : protocolVersion) + ", streaming=" + streaming + ", twoPhase=" + twoPhase
+                + ", binary=" + binary + ", messages=" + messages + ", origin=" + origin + "]";
+    }
+
+    /** Mutable builder; not thread-safe. */
+    public static final class Builder {
+        private String host;
+        private int port;
+        private String database;
+        private String user;
+        private String slotName;
+        private String publicationName;
+        private String password;
+        private String sslMode;
+        private String sslRootCert;
+        private String sslCert;
+        private String sslKey;
+        private PublicationMode publicationMode = PublicationMode.DISABLED;
+        private List<TableName> publicationTables = List.of();
+        private int protocolVersion = AUTO_PROTOCOL_VERSION;
+        private StreamingMode streaming = StreamingMode.ON;
+        private boolean twoPhase;
+        private boolean binary;
+        private boolean messages;
+        private OriginFilter origin = OriginFilter.SERVER_DEFAULT;
+        private Duration statusInterval = Duration.ofSeconds(10);
+        private Duration keepaliveGuardInterval = Duration.ofSeconds(5);
+
+        private Builder(String host, int port, String database, String user, String slotName, String publicationName) {
+            this.host = host;
+            this.port = port;
+            this.database = database;
+            this.user = user;
+            this.slotName = slotName;
+            this.publicationName = publicationName;
+        }
+
+        public Builder slotName(String value) {
+            slotName = value;
+            return this;
+        }
+
+        public Builder publicationName(String value) {
+            publicationName = value;
+            return this;
+        }
+
+        public Builder password(String value) {
+            password = value;
+            return this;
+        }
+
+        public Builder ssl(String mode, String rootCert, String cert, String key) {
+            sslMode = mode;
+            sslRootCert = rootCert;
+            sslCert = cert;
+            sslKey = key;
+            return this;
+        }
+
+        public Builder publication(PublicationMode mode, List<TableName> tables) {
+            publicationMode = mode;
+            publicationTables = tables;
+            return this;
+        }
+
+        public Builder protocolVersion(int value) {
+            protocolVersion = value;
+            return this;
+        }
+
+        public Builder streaming(StreamingMode value) {
+            streaming = value;
+            return this;
+        }
+
+        public Builder twoPhase(boolean value) {
+            twoPhase = value;
+            return this;
+        }
+
+        public Builder binary(boolean value) {
+            binary = value;
+            return this;
+        }
+
+        public Builder messages(boolean value) {
+            messages = value;
+            return this;
+        }
+
+        public Builder origin(OriginFilter value) {
+            origin = value;
+            return this;
+        }
+
+        public Builder statusInterval(Duration value) {
+            statusInterval = value;
+            return this;
+        }
+
+        public Builder keepaliveGuardInterval(Duration value) {
+            keepaliveGuardInterval = value;
+            return this;
+        }
+
+        /** @throws ReplicationSetupException naming the offending setting */
+        public ReplicationSettings build() {
+            return new ReplicationSettings(host, port, database, user, password, sslMode, sslRootCert, sslCert, sslKey,
+                    slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
+                    binary, messages, origin, statusInterval, keepaliveGuardInterval);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.github.pgoutput.replication;
+
+/**
+ * The replication settings a problem can be blamed on. The connector maps each to its config key, so that a
+ * validation error is shown next to the key the user has to change. Server-wide problems (for example
+ * {@code wal_level}) are blamed on {@link #HOSTNAME}: the server the connector points at.
+ */
+public enum Setting {
+    HOSTNAME,
+    PORT,
+    USER,
+    PASSWORD,
+    DBNAME,
+    SSL,
+    SLOT_NAME,
+    PUBLICATION_NAME,
+    PUBLICATION_AUTOCREATE_MODE,
+    PUBLICATION_TABLES,
+    PROTOCOL_VERSION,
+    STREAMING,
+    TWO_PHASE,
+    BINARY,
+    MESSAGES,
+    ORIGIN,
+    STATUS_INTERVAL,
+    KEEPALIVE_GUARD_INTERVAL
+}

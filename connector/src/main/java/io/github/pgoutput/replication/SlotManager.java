@@ -1,0 +1,60 @@
+package io.github.pgoutput.replication;
+
+import io.github.pgoutput.pgoutput.Lsn;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Looks up and creates the logical replication slot over a normal SQL connection. Stateless; thread-safe as long as
+ * callers do not share a {@link Connection}.
+ */
+public final class SlotManager {
+
+    private SlotManager() {
+    }
+
+    /** The slot named {@code slotName}, if it exists (in any database). */
+    public static Optional<SlotInfo> find(Connection sql, String slotName) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement(
+                "SELECT slot_name, plugin, slot_type, database, active_pid, two_phase, confirmed_flush_lsn::text, restart_lsn::text"
+                        + " FROM pg_replication_slots WHERE slot_name = ?")) {
+            st.setString(1, slotName);
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new SlotInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                        rs.getBoolean(6), lsnOrInvalid(rs.getString(7)), lsnOrInvalid(rs.getString(8))));
+            }
+        }
+    }
+
+    /**
+     * Creates a logical slot for pgoutput in the connection's database, with two-phase decoding when asked.
+     *
+     * <p>The SQL function takes the two-phase flag as its fourth argument on every supported version (15-18), unlike
+     * the replication command whose syntax changed in 15 and which pgjdbc's builder cannot send with TWO_PHASE
+     * (spec 5.3, 8.5). A slot that exists without two-phase gets it the first time a session starts with
+     * {@code two_phase 'on'}. Creating a slot waits until every transaction open at that moment has ended, prepared
+     * ones included.
+     */
+    public static SlotInfo create(Connection sql, String slotName, boolean twoPhase) throws SQLException {
+        Identifiers.requireValidSlotName(slotName);
+        try (PreparedStatement st = sql.prepareStatement("SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput', false, ?)")) {
+            st.setString(1, slotName);
+            st.setBoolean(2, twoPhase);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+            }
+        }
+        return find(sql, slotName).orElseThrow(() -> new IllegalStateException("slot " + slotName + " vanished right after it was created"));
+    }
+
+    private static Lsn lsnOrInvalid(String text) {
+        return text == null ? Lsn.INVALID : Lsn.parse(text);
+    }
+}

@@ -1,0 +1,56 @@
+package io.github.pgoutput.replication;
+
+import java.sql.SQLException;
+
+/**
+ * The one classifier that sorts pgjdbc failures into permanent ({@link ReplicationSetupException}) and transient
+ * ({@link ReplicationConnectionLostException}) ones, by SQLState.
+ */
+final class SqlErrors {
+
+    private SqlErrors() {
+    }
+
+    /**
+     * @param during   what was being done, e.g. "starting replication from slot s"; starts the message
+     * @param fallback the setting blamed when the SQLState does not point at a more specific one
+     */
+    static ReplicationException classify(SQLException e, String during, Setting fallback) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String text = during + " failed: " + e.getMessage() + (state.isEmpty() ? "" : " [SQLState " + state + "]");
+        if (isTransient(state)) {
+            return new ReplicationConnectionLostException(transientSetting(state, fallback), text + transientHint(state), e);
+        }
+        return switch (state) {
+            case "28P01" -> new ReplicationSetupException(Setting.PASSWORD, text + "; check the password", e);
+            case "28000" -> new ReplicationSetupException(Setting.USER, text
+                    + "; check that pg_hba.conf admits this user for the database (and for 'replication' connections)", e);
+            case "3D000" -> new ReplicationSetupException(Setting.DBNAME, text + "; check the database name", e);
+            case "42501" -> new ReplicationSetupException(Setting.USER, text
+                    + "; grant the role the needed privilege (ALTER ROLE ... REPLICATION, or table ownership for a FILTERED publication)", e);
+            default -> new ReplicationSetupException(fallback, text, e);
+        };
+    }
+
+    /**
+     * Connection failures (class 08), server shutdown or start-up (57P01-57P03), too many connections/walsenders
+     * (53300), and a slot still held by an exiting walsender (55006) go away by themselves; the rest do not.
+     */
+    static boolean isTransient(String state) {
+        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                || state.equals("53300") || state.equals("55006");
+    }
+
+    private static Setting transientSetting(String state, Setting fallback) {
+        return state.equals("55006") ? Setting.SLOT_NAME : state.startsWith("08") ? Setting.HOSTNAME : fallback;
+    }
+
+    private static String transientHint(String state) {
+        return switch (state) {
+            case "55006" -> "; another walsender still holds the slot (a previous connection that has not exited yet, or a"
+                    + " second consumer of the same slot); retry later, and make sure only one consumer uses each slot";
+            case "53300" -> "; all connection or walsender places are taken; retry later, or raise max_connections/max_wal_senders";
+            default -> "; the session will have to be reopened";
+        };
+    }
+}

@@ -1,0 +1,58 @@
+package io.github.pgoutput.replication;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReplicationSettingsTest {
+
+    private static ReplicationSettings.Builder settings() {
+        return ReplicationSettings.builder("localhost", 5432, "db", "u", "slot_1", "pub");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
+    void refusesSlotNamesPgjdbcWouldPasteUnquoted(String name) {
+        assertThatThrownBy(() -> settings().slotName(name).build())
+                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.SLOT_NAME))
+                .hasMessageContaining("lower-case letters (a-z), digits and underscores");
+    }
+
+    @Test
+    void acceptsA63CharacterSlotName() {
+        String name = "s".repeat(63);
+        assertThat(settings().slotName(name).build().slotName()).isEqualTo(name);
+    }
+
+    @Test
+    void refusesPublicationNamesWithSingleQuotesOrOver63Bytes() {
+        assertThatThrownBy(() -> settings().publicationName("it's").build())
+                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_NAME));
+        assertThatThrownBy(() -> settings().publicationName("é".repeat(32)).build())
+                .isInstanceOf(ReplicationSetupException.class).hasMessageContaining("longer than 63 bytes");
+    }
+
+    @Test
+    void filteredPublicationNeedsTablesAndOtherModesRefuseThem() {
+        assertThatThrownBy(() -> settings().publication(PublicationMode.FILTERED, List.of()).build())
+                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_TABLES));
+        assertThatThrownBy(() -> settings().publication(PublicationMode.ALL_TABLES, List.of(TableName.parse("t"))).build())
+                .isInstanceOf(ReplicationSetupException.class).hasMessageContaining("use FILTERED");
+    }
+
+    @Test
+    void refusesUnknownProtocolVersions() {
+        assertThatThrownBy(() -> settings().protocolVersion(5).build())
+                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PROTOCOL_VERSION));
+    }
+
+    @Test
+    void neverPrintsThePassword() {
+        assertThat(settings().password("s3cret").build().toString()).doesNotContain("s3cret").contains("slot_1");
+    }
+}
