@@ -1,0 +1,180 @@
+package io.github.pgoutput.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.pgoutput.testing.PostgresCluster;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The Confluent Hub archive is complete: unpacked into a directory on a real worker's {@code plugin.path}, with no
+ * class of ours on the worker's class path, the connector registers over REST from {@code config/pgoutput-source.json}
+ * and streams a snapshot row and a live insert from real PostgreSQL 17 into Kafka.
+ *
+ * <p>The worker runs in its own JVM ({@code ConnectDistributed}, class path {@code target/worker.classpath}: Kafka's
+ * jars and their dependencies); the broker runs in this JVM (Kafka's test harness).
+ */
+class PluginArchiveSmokeIT {
+
+    private static final String CONNECTOR_CLASS = "io.github.pgoutput.connect.PgOutputSourceConnector";
+    private static final Path ARCHIVE = Path.of(System.getProperty("component.archive"));
+    private static final Path CONFIG_DIR = Path.of(System.getProperty("config.dir"));
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private Path workDir;
+
+    @Test
+    @Timeout(300)
+    void connectorFromTheUnpackedArchiveStreamsSnapshotAndLiveChanges() throws Exception {
+        workDir = Files.createTempDirectory("pgoutput-smoke-");
+        Path pluginPath = Files.createDirectories(workDir.resolve("plugins"));
+        unzip(ARCHIVE, pluginPath);
+
+        String classPath = Files.readString(Path.of(System.getProperty("worker.classpath.file"))).strip();
+        assertThat(classPath.split(java.io.File.pathSeparator)).as("the worker's class path")
+                .noneMatch(entry -> entry.contains("pgoutput") || entry.contains("postgresql"))
+                .anyMatch(entry -> entry.contains("connect-runtime"));
+
+        PostgresCluster postgres = PostgresCluster.start(17, Map.of());
+        started.add(postgres);
+        postgres.createDatabase("shop");
+        try (var connection = postgres.connect("shop"); var statement = connection.createStatement()) {
+            statement.execute(Files.readString(CONFIG_DIR.resolve("postgres-init.sql"), StandardCharsets.UTF_8));
+        }
+
+        Properties brokerProps = new Properties();
+        brokerProps.put("auto.create.topics.enable", "true");
+        EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
+        kafka.start();
+        started.add(kafka::stop);
+
+        ConnectWorkerProcess worker = ConnectWorkerProcess.start(classPath, pluginPath, kafka.bootstrapServers(),
+                workDir);
+        started.add(worker);
+        awaitWorker(worker, "the plugin listed by GET /connector-plugins", Duration.ofSeconds(120),
+                () -> worker.get("/connector-plugins").body().contains(CONNECTOR_CLASS));
+
+        ObjectNode config = (ObjectNode) JSON.readTree(CONFIG_DIR.resolve("pgoutput-source.json").toFile());
+        config.put("database.hostname", postgres.host());
+        config.put("database.port", String.valueOf(postgres.port()));
+        config.put("database.user", PostgresCluster.SUPERUSER);
+        config.remove("database.password");
+        config.put("spill.directory", workDir.resolve("spill").toString());
+        ConnectWorkerProcess.Response put = worker.put("/connectors/shop/config", JSON.writeValueAsString(config));
+        assertThat(put.status()).as("PUT /connectors/shop/config: %s", put.body()).isIn(200, 201);
+        awaitWorker(worker, "connector and task RUNNING", Duration.ofSeconds(60), () -> running(worker));
+
+        String marker = "smoke-" + UUID.randomUUID();
+        postgres.execute("shop", "INSERT INTO public.orders (customer_id, status, total) VALUES (2, '" + marker
+                + "', 7.00)");
+
+        List<String> customers = new ArrayList<>();
+        List<String> orders = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = kafka.createConsumerAndSubscribeTo(
+                Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                "shop.public.customers", "shop.public.orders")) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (System.nanoTime() < deadline && !(contains(customers, "Ada Lovelace") && contains(orders, marker))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    String value = record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8);
+                    (record.topic().endsWith("customers") ? customers : orders).add(value);
+                }
+                assertThat(worker.isAlive()).as("worker alive; log:%n%s", worker.logTail(80)).isTrue();
+            }
+        }
+        assertThat(customers).as("snapshot records of shop.public.customers; worker log:%n%s", worker.logTail(80))
+                .anyMatch(v -> v.contains("Ada Lovelace"));
+        assertThat(orders).as("records of shop.public.orders; worker log:%n%s", worker.logTail(80))
+                .anyMatch(v -> v.contains(marker));
+    }
+
+    @AfterEach
+    void stopEverything() throws Exception {
+        Collections.reverse(started);
+        for (AutoCloseable resource : started) {
+            resource.close();
+        }
+        if (workDir != null) {
+            try (Stream<Path> files = Files.walk(workDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    /** Connector and its one task RUNNING; fails at once, with the trace, when either FAILED. */
+    private static boolean running(ConnectWorkerProcess worker) {
+        ConnectWorkerProcess.Response status = worker.get("/connectors/shop/status");
+        if (status.status() != 200) {
+            return false;
+        }
+        try {
+            JsonNode json = JSON.readTree(status.body());
+            List<String> states = new ArrayList<>(List.of(json.path("connector").path("state").asText()));
+            json.path("tasks").forEach(task -> states.add(task.path("state").asText()));
+            assertThat(states).as("connector and task states: %s", status.body()).doesNotContain("FAILED");
+            return states.size() == 2 && states.stream().allMatch("RUNNING"::equals);
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable status " + status.body(), e);
+        }
+    }
+
+    private static void awaitWorker(ConnectWorkerProcess worker, String what, Duration timeout, BooleanSupplier done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            assertThat(worker.isAlive()).as("worker process alive while waiting for %s; log:%n%s", what,
+                    worker.logTail(80)).isTrue();
+            assertThat(System.nanoTime()).as("waited %s for %s; worker log:%n%s", timeout, what, worker.logTail(80))
+                    .isLessThan(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    private static boolean contains(List<String> values, String text) {
+        return values.stream().anyMatch(v -> v.contains(text));
+    }
+
+    private static void unzip(Path archive, Path into) throws IOException {
+        try (ZipFile zip = new ZipFile(archive.toFile())) {
+            for (ZipEntry entry : Collections.list(zip.entries())) {
+                Path target = into.resolve(entry.getName()).normalize();
+                assertThat(target.startsWith(into)).as("entry %s stays inside %s", entry.getName(), into).isTrue();
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    try (InputStream in = zip.getInputStream(entry)) {
+                        Files.copy(in, target);
+                    }
+                }
+            }
+        }
+    }
+}
