@@ -26,7 +26,7 @@ public record SpillSettings(String backend, Path directory, int memoryBufferByte
     public static final int DEFAULT_MEMORY_BUFFER_BYTES = 1 << 20;
     /** No limit: the store's own capacity (disk space) is the limit, reported as a clear error when reached. */
     public static final long UNLIMITED = Long.MAX_VALUE;
-    public static final String DEFAULT_DATABASE_SCHEMA = "public";
+    public static final String DEFAULT_DATABASE_SCHEMA = "kafka_connect_pgoutput";
 
     public SpillSettings {
         Objects.requireNonNull(backend, "backend");
@@ -61,6 +61,10 @@ public record SpillSettings(String backend, Path directory, int memoryBufferByte
 
     public SpillSettings withLimits(long transactionBytes, long totalBytes) {
         return new SpillSettings(backend, directory, memoryBufferBytes, transactionBytes, totalBytes, databaseSchema);
+    }
+
+    public SpillSettings withDatabaseSchema(String schema) {
+        return new SpillSettings(backend, directory, memoryBufferBytes, maxTransactionBytes, maxTotalBytes, schema);
     }
 
     public SpillSettings withBackend(String newBackend) {
