@@ -31,6 +31,7 @@ import java.util.Set;
 public final class DatabaseSpill implements TransactionSpill {
 
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    private static final String LOCK_TIMEOUT = "30s";
 
     private final DatabaseSpillTable table;
     private final SpillSettings settings;
@@ -82,6 +83,10 @@ public final class DatabaseSpill implements TransactionSpill {
         }
         try {
             writer.setAutoCommit(true);
+            try (Statement statement = writer.createStatement()) {
+                // TRUNCATE in clear() waits for every other session reading the table; fail instead of hanging.
+                statement.execute("SET lock_timeout = '" + LOCK_TIMEOUT + "'");
+            }
             createIfMissing(writer, table);
             return new DatabaseSpill(table, context.settings(), context.connections(), writer);
         } catch (SQLException | RuntimeException e) {
@@ -290,7 +295,9 @@ public final class DatabaseSpill implements TransactionSpill {
             statement.execute("TRUNCATE " + table.qualified);
         } catch (SQLException e) {
             throw new SpillException("cannot clear spill table " + table + " (" + e.getMessage() + " [SQLState "
-                    + e.getSQLState() + "]); database.user must own the table or have TRUNCATE on it", e);
+                    + e.getSQLState() + "]); database.user must own the table or have TRUNCATE on it, and no other session"
+                    + " may hold it for longer than lock_timeout=" + LOCK_TIMEOUT + " (is a second connector using slot '"
+                    + table.table + "'?)", e);
         }
     }
 

@@ -16,7 +16,8 @@ import java.util.Objects;
  *                            written straight through)
  * @param maxTransactionBytes {@code spill.max.transaction.bytes}: the most one transaction may hold in the spill
  * @param maxTotalBytes       {@code spill.max.total.bytes}: the most all open transactions together may hold
- * @param databaseSchema      {@code spill.database.schema}: schema of the database backend's table
+ * @param databaseSchema      {@code spill.database.schema}: schema of the database backend's tables (one per slot,
+ *                            named after it; default {@value #DEFAULT_DATABASE_SCHEMA}, created if missing)
  */
 public record SpillSettings(String backend, Path directory, int memoryBufferBytes, long maxTransactionBytes,
                             long maxTotalBytes, String databaseSchema) {
