@@ -102,6 +102,9 @@ public final class SnapshotReader implements AutoCloseable {
                 importSnapshot(c, snapshotName);
             }
             SnapshotTables.requireSelectPrivilege(connections.get(0), selected, user);
+            for (Connection c : connections) {
+                lockTables(c, selected);
+            }
             List<SnapshotTable> described = new ArrayList<>();
             for (TableName t : selected) {
                 described.add(SnapshotTables.describe(connections.get(0), t));
@@ -125,12 +128,29 @@ public final class SnapshotReader implements AutoCloseable {
             st.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
             try {
                 st.execute("SET TRANSACTION SNAPSHOT '" + snapshotName + "'");
+                // A table's COPY may run for hours, and a reader waits idle in its transaction while the consumer is
+                // slow: server-side limits meant for interactive sessions must not end the snapshot.
+                st.execute("SET LOCAL statement_timeout = 0");
+                st.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
             } catch (SQLException e) {
                 throw new SnapshotException(Reason.SNAPSHOT_NOT_IMPORTABLE, "the exported snapshot '" + snapshotName + "' cannot be imported: "
                         + e.getMessage() + " [SQLState " + e.getSQLState() + "]. An exported snapshot lives only while the replication"
                         + " connection that created it stays open and idle; it was closed (or ran another command) before every reader"
                         + " imported it. Take a new snapshot: drop the slot and create it again with a new exported snapshot", e);
             }
+        }
+    }
+
+    /**
+     * Every reader holds ACCESS SHARE on every table until it ends, so no table can be dropped or altered before the
+     * last reader that might still read it is done (the columns were described as of the snapshot, and COPY names them).
+     */
+    private static void lockTables(Connection c, List<TableName> tables) throws SQLException {
+        if (tables.isEmpty()) {
+            return;
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("LOCK TABLE " + String.join(", ", tables.stream().map(TableName::quoted).toList()) + " IN ACCESS SHARE MODE");
         }
     }
 

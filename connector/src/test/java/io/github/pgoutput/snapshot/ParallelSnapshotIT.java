@@ -1,12 +1,14 @@
 package io.github.pgoutput.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +71,10 @@ class ParallelSnapshotIT {
             db.execute("CREATE TABLE " + t.quoted() + " (id int PRIMARY KEY, v text)",
                     "INSERT INTO " + t.quoted() + " SELECT g, '" + t + "' FROM generate_series(1, 300) g");
         }
+        db.execute("CREATE PUBLICATION pub FOR TABLE s2.a, public.c, public.\"A\"");
+        try (Connection c = db.connect()) {
+            assertThat(SnapshotTables.published(c, "pub")).extracting(TableName::toString).containsExactly("public.A", "public.c", "s2.a");
+        }
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "seq_slot", "pub");
         SnapshotSettings oneThread = SnapshotSettings.defaults().withMaxThreads(1)
                 .withIncludeList(List.of(Pattern.compile("public\\.[ab]"), Pattern.compile("s2\\..*")));
@@ -76,6 +82,30 @@ class ParallelSnapshotIT {
         List<String> second = sequence(settings, oneThread);
         assertThat(first).hasSize(900).isEqualTo(second);
         assertThat(first.stream().distinct()).containsExactly("public.a", "public.b", "s2.a");
+    }
+
+    @PostgresTest
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void tablesNotYetReadCannotBeAlteredAndTimeoutsDoNotEndTheRead(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE first (id int PRIMARY KEY)", "INSERT INTO first SELECT generate_series(1, 100)",
+                "CREATE TABLE second (id int PRIMARY KEY, v text)", "INSERT INTO second VALUES (1, 'kept')");
+        db.setDefault("statement_timeout", "1s");
+        db.setDefault("idle_in_transaction_session_timeout", "1s");
+        ReplicationSettings settings = SnapshotTestSupport.settings(db, "lock_slot", "pub");
+        SnapshotSettings tiny = new SnapshotSettings(1, List.of(), 1, Duration.ofSeconds(10));
+        try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
+             SnapshotReader reader = SnapshotTestSupport.start(settings, exported,
+                     List.of(new TableName("public", "first"), new TableName("public", "second")), tiny);
+             Connection ddl = db.connect(); java.sql.Statement st = ddl.createStatement()) {
+            exported.close();
+            assertThat(reader.next(Duration.ofSeconds(5))).isNotNull();
+            st.execute("SET lock_timeout = '200ms'");
+            assertThatThrownBy(() -> st.execute("ALTER TABLE second DROP COLUMN v")).hasMessageContaining("lock timeout");
+            Thread.sleep(2500); // longer than both timeouts, with the reader waiting for the consumer
+            List<SnapshotRow> rest = SnapshotTestSupport.readAll(reader);
+            assertThat(rest).hasSize(100);
+            assertThat(rest.get(99).values()).containsExactly("1", "kept");
+        }
     }
 
     private static List<String> sequence(ReplicationSettings settings, SnapshotSettings snapshot) throws Exception {
