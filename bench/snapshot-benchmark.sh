@@ -22,15 +22,7 @@ WRITE=${1:-}
 mvn -q -o -pl connector -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/snapshot-bench-cp.txt -Dmdep.includeScope=test
 CP="connector/target/classes:connector/target/test-classes:$(cat /tmp/snapshot-bench-cp.txt)"
 
-# pg_start of pg-throwaway.sh listens on a Unix socket only; pgjdbc needs TCP.
-PGDATA_DIR=$(mktemp -d /tmp/pgbench-snapshot.XXXXXX)
-chmod 755 "$PGDATA_DIR"
-[ "$(id -u)" = 0 ] && chown postgres "$PGDATA_DIR"
-PGPORT_USED=$(free_port)
-as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR/data" -U postgres --no-sync -A trust -E UTF8 --locale=C >/dev/null
-as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR/data" -l "$PGDATA_DIR/server.log" -w start -o \
-    "-p $PGPORT_USED -k $PGDATA_DIR -c listen_addresses=127.0.0.1 -c wal_level=logical -c max_replication_slots=10 -c max_wal_senders=10 -c fsync=off -c full_page_writes=off -c max_wal_size=4GB" >/dev/null
-trap pg_stop EXIT
+PG_LISTEN=127.0.0.1 pg_start # pgjdbc needs TCP
 
 COLUMNS="id, v, n, ts, flag"
 psql_q "CREATE TABLE bench (id bigint PRIMARY KEY, v text, n numeric, ts timestamptz, flag boolean)"
