@@ -107,7 +107,7 @@ public final class SnapshotReader implements AutoCloseable {
             }
             List<SnapshotTable> described = new ArrayList<>();
             for (TableName t : selected) {
-                described.add(SnapshotTables.describe(connections.get(0), t));
+                described.add(SnapshotTables.describe(connections.get(0), t, settings.publication()));
             }
             SnapshotReader reader = new SnapshotReader(List.copyOf(described), settings, connections);
             LOG.info("Snapshot {}: reading {} table(s) with {} thread(s): {}", snapshotName, selected.size(), threadCount, selected);

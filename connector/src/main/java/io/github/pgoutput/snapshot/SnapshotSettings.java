@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
  *                         every captured table
  * @param bufferedRows     rows the readers may hold ready for the consumer; the readers wait when it is full
  * @param progressInterval at most how often a table's progress is logged while it is read
+ * @param publication      the publication whose column lists and row filters (PostgreSQL 15+) the snapshot applies,
+ *                         so it carries exactly what streaming would; null to read every column and row
  */
-public record SnapshotSettings(int maxThreads, List<Pattern> includeList, int bufferedRows, Duration progressInterval) {
+public record SnapshotSettings(int maxThreads, List<Pattern> includeList, int bufferedRows, Duration progressInterval, String publication) {
 
     public static final int DEFAULT_MAX_THREADS = 2;
     public static final int DEFAULT_BUFFERED_ROWS = 2048;
@@ -34,17 +36,21 @@ public record SnapshotSettings(int maxThreads, List<Pattern> includeList, int bu
         Objects.requireNonNull(progressInterval, "progressInterval");
     }
 
-    /** {@code snapshot.max.threads} 2, every captured table, the default buffer and a 10 s progress interval. */
+    /** {@code snapshot.max.threads} 2, every captured table, the default buffer, a 10 s progress interval, no publication. */
     public static SnapshotSettings defaults() {
-        return new SnapshotSettings(DEFAULT_MAX_THREADS, List.of(), DEFAULT_BUFFERED_ROWS, DEFAULT_PROGRESS_INTERVAL);
+        return new SnapshotSettings(DEFAULT_MAX_THREADS, List.of(), DEFAULT_BUFFERED_ROWS, DEFAULT_PROGRESS_INTERVAL, null);
     }
 
     public SnapshotSettings withMaxThreads(int value) {
-        return new SnapshotSettings(value, includeList, bufferedRows, progressInterval);
+        return new SnapshotSettings(value, includeList, bufferedRows, progressInterval, publication);
     }
 
     public SnapshotSettings withIncludeList(List<Pattern> value) {
-        return new SnapshotSettings(maxThreads, value, bufferedRows, progressInterval);
+        return new SnapshotSettings(maxThreads, value, bufferedRows, progressInterval, publication);
+    }
+
+    public SnapshotSettings withPublication(String value) {
+        return new SnapshotSettings(maxThreads, includeList, bufferedRows, progressInterval, value);
     }
 
     /** Whether {@code table} is to be read under {@link #includeList}. */

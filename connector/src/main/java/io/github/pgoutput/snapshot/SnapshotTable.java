@@ -18,8 +18,10 @@ import java.util.Objects;
  *                      the chosen index (USING INDEX), every column (FULL) or none (NOTHING, or DEFAULT without a key)
  * @param estimatedRows {@code pg_class.reltuples}, or -1 when the table was never analysed
  * @param partitioned   a partitioned table (published through its root): its rows are those of all partitions
+ * @param rowFilter     the publication's row filter for the table (an SQL condition), or null for every row
  */
-public record SnapshotTable(TableName name, long relationId, List<RelationColumn> columns, long estimatedRows, boolean partitioned) {
+public record SnapshotTable(TableName name, long relationId, List<RelationColumn> columns, long estimatedRows, boolean partitioned,
+                            String rowFilter) {
 
     public SnapshotTable {
         Objects.requireNonNull(name, "name");
@@ -29,12 +31,15 @@ public record SnapshotTable(TableName name, long relationId, List<RelationColumn
     /**
      * The COPY that reads the table in text format: the output function's text for each published column. A plain
      * table is copied without its inheritance children (pgoutput publishes those as tables of their own); a
-     * partitioned one through a query, since COPY cannot read it directly.
+     * partitioned one, or one with a row filter, through a query.
      */
     String copyCommand() {
         String list = columns.stream().map(c -> quote(c.name())).collect(java.util.stream.Collectors.joining(", "));
-        return partitioned ? "COPY (SELECT " + list + " FROM " + name.quoted() + ") TO STDOUT"
-                : "COPY " + name.quoted() + " (" + list + ") TO STDOUT";
+        if (!partitioned && rowFilter == null) {
+            return "COPY " + name.quoted() + " (" + list + ") TO STDOUT";
+        }
+        return "COPY (SELECT " + list + " FROM " + (partitioned ? "" : "ONLY ") + name.quoted()
+                + (rowFilter == null ? "" : " WHERE " + rowFilter) + ") TO STDOUT";
     }
 
     private static String quote(String identifier) {

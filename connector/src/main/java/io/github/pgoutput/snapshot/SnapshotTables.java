@@ -4,13 +4,17 @@ import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Catalog look-ups for the snapshot: which tables a publication captures, their columns, and the SELECT privilege. */
 public final class SnapshotTables {
@@ -60,8 +64,30 @@ public final class SnapshotTables {
         }
     }
 
-    /** The table as pgoutput's Relation message would describe it (see {@link SnapshotTable}). */
-    static SnapshotTable describe(Connection sql, TableName table) throws SQLException {
+    /**
+     * The table as pgoutput's Relation message would describe it (see {@link SnapshotTable}), narrowed to the
+     * publication's column list and with its row filter when {@code publication} is not null.
+     */
+    static SnapshotTable describe(Connection sql, TableName table, String publication) throws SQLException {
+        Set<String> columnList = null;
+        String rowFilter = null;
+        if (publication != null) {
+            try (PreparedStatement st = sql.prepareStatement(
+                    "SELECT attnames, rowfilter FROM pg_publication_tables WHERE pubname = ? AND schemaname = ? AND tablename = ?")) {
+                st.setString(1, publication);
+                st.setString(2, table.schema());
+                st.setString(3, table.table());
+                try (ResultSet rs = st.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "table " + table + " is not in publication '"
+                                + publication + "' as of the snapshot; snapshot only the publication's tables");
+                    }
+                    Array names = rs.getArray(1);
+                    columnList = names == null ? null : new HashSet<>(Arrays.asList((String[]) names.getArray()));
+                    rowFilter = rs.getString(2);
+                }
+            }
+        }
         long oid = 0;
         long estimate = -1;
         boolean partitioned = false;
@@ -79,10 +105,14 @@ public final class SnapshotTables {
                     oid = rs.getLong(1);
                     estimate = rs.getLong(2);
                     partitioned = rs.getBoolean(3);
+                    if (columnList != null && !columnList.contains(rs.getString(4))) {
+                        continue;
+                    }
                     columns.add(new RelationColumn(rs.getBoolean(7), rs.getString(4), rs.getLong(5), rs.getInt(6)));
                 }
             }
         }
-        return new SnapshotTable(table, oid, columns, estimate < 0 ? -1 : estimate, partitioned);
+        return new SnapshotTable(table, oid, columns, estimate < 0 ? -1 : estimate, partitioned,
+                rowFilter == null ? null : "(" + rowFilter + ")");
     }
 }

@@ -33,7 +33,7 @@ class ParallelSnapshotIT {
                     "INSERT INTO " + t.quoted() + " SELECT g, md5(g::text) FROM generate_series(1, 5000) g", "ANALYZE " + t.quoted());
         }
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "par_slot", "pub");
-        SnapshotSettings threeThreads = new SnapshotSettings(3, List.of(), 16, Duration.ofSeconds(10));
+        SnapshotSettings threeThreads = new SnapshotSettings(3, List.of(), 16, Duration.ofSeconds(10), null);
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
              SnapshotReader reader = SnapshotTestSupport.start(settings, exported, CAPTURED, threeThreads)) {
             assertThat(reader.tables()).extracting(t -> t.name().toString())
@@ -92,7 +92,7 @@ class ParallelSnapshotIT {
         db.setDefault("statement_timeout", "1s");
         db.setDefault("idle_in_transaction_session_timeout", "1s");
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "lock_slot", "pub");
-        SnapshotSettings tiny = new SnapshotSettings(1, List.of(), 1, Duration.ofSeconds(10));
+        SnapshotSettings tiny = new SnapshotSettings(1, List.of(), 1, Duration.ofSeconds(10), null);
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
              SnapshotReader reader = SnapshotTestSupport.start(settings, exported,
                      List.of(new TableName("public", "first"), new TableName("public", "second")), tiny);
