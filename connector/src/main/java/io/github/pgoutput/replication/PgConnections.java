@@ -9,14 +9,17 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 
-/** Opens the two kinds of connection the package uses: a normal SQL one and a {@code replication=database} one. */
-final class PgConnections {
+/**
+ * Opens the two kinds of connection the connector uses: a normal SQL one and a {@code replication=database} one. Public
+ * so the snapshot package opens its connections with the same settings (SSL, timeouts, application name).
+ */
+public final class PgConnections {
 
     private PgConnections() {
     }
 
     /** A normal connection, for checks, publication and slot management. */
-    static Connection openSql(ReplicationSettings settings) throws SQLException {
+    public static Connection openSql(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
         PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
         return DriverManager.getConnection(url(settings), props);
@@ -26,7 +29,7 @@ final class PgConnections {
      * A walsender connection in database mode. The walsender speaks only the simple query protocol and refuses some of
      * pgjdbc's start-up queries, hence the two extra properties (spec 8.1).
      */
-    static Connection openReplication(ReplicationSettings settings) throws SQLException {
+    public static Connection openReplication(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
         PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
         PGProperty.REPLICATION.set(props, "database");
