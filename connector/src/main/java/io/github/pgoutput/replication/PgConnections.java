@@ -9,14 +9,17 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 
-/** Opens the two kinds of connection the package uses: a normal SQL one and a {@code replication=database} one. */
-final class PgConnections {
+/**
+ * Opens the two kinds of connection the package uses: a normal SQL one and a {@code replication=database} one. The
+ * normal one is public for the connector's own catalog reads (table list of a filtered publication, spill backend).
+ */
+public final class PgConnections {
 
     private PgConnections() {
     }
 
-    /** A normal connection, for checks, publication and slot management. */
-    static Connection openSql(ReplicationSettings settings) throws SQLException {
+    /** A normal connection, for checks, publication and slot management. The caller closes it. */
+    public static Connection openSql(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
         PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
         return DriverManager.getConnection(url(settings), props);
