@@ -165,13 +165,15 @@ final class DeliveryEmitter {
     }
 
     private void emit(Numbered numbered, boolean last, List<SourceRecord> out) {
+        if (numbered.order() <= skip) {
+            // Already in Kafka. Its position is not computed: a delivery replayed from before the stored position
+            // was committed before the last completed one.
+            return;
+        }
         Delivery delivery = current;
         Position at = last
                 ? Position.afterDelivery(Lsn.max(lastCompletedEnd, delivery.endLsn()))
                 : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), numbered.order());
-        if (numbered.order() <= skip) {
-            return;
-        }
         String gid = delivery.gid().orElse(null);
         LifecycleHeaders.Outcome outcome = LifecycleHeaders.Outcome.valueOf(delivery.kind().name());
         ConnectHeaders headers = new ConnectHeaders();

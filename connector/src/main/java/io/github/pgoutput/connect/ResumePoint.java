@@ -31,9 +31,6 @@ record ResumePoint(Position position) {
      * {@link Long#MAX_VALUE} for all.
      */
     long recordsToSkip(Delivery delivery) {
-        if (!position.lsn().isValid()) {
-            return 0;
-        }
         // A delivery whose end is known from its first message (streamed, two-phase outcome, logical message) is
         // compared by its end; a wire transaction by its commit record's start, which lies before its end, so that
         // "starts before the last completed end" means "was completed at or before it".

@@ -40,7 +40,8 @@ final class Deliveries {
     private Deliveries() {
     }
 
-    static List<Read> assemble(Path spillDirectory, PgOutputMessage... messages) {
+    /** An assembler (stage mode) over {@code messages}; its spill lives in {@code spillDirectory}. */
+    static TransactionAssembler assembler(Path spillDirectory, PgOutputMessage... messages) {
         Deque<WireMessage> queue = new ArrayDeque<>();
         long position = 0x1000;
         for (PgOutputMessage message : messages) {
@@ -50,10 +51,14 @@ final class Deliveries {
                 SpillSettings.defaults("unit_slot").withDirectory(spillDirectory), () -> {
                     throw new java.sql.SQLException("no database in unit tests");
                 }));
-        List<Read> reads = new ArrayList<>();
-        try (TransactionAssembler assembler = new TransactionAssembler(queue::poll, spill, (payload, lsn) -> {
+        return new TransactionAssembler(queue::poll, spill, (payload, lsn) -> {
             throw new AssertionError("nothing is streamed here");
-        }, PreparedTransactionMode.STAGE)) {
+        }, PreparedTransactionMode.STAGE);
+    }
+
+    static List<Read> assemble(Path spillDirectory, PgOutputMessage... messages) {
+        List<Read> reads = new ArrayList<>();
+        try (TransactionAssembler assembler = assembler(spillDirectory, messages)) {
             Delivery delivery;
             while ((delivery = assembler.nextDelivery()) != null) {
                 List<ChangeEvent> changes = new ArrayList<>();
@@ -63,8 +68,6 @@ final class Deliveries {
                 }
                 reads.add(new Read(delivery, changes));
             }
-        } finally {
-            spill.close();
         }
         return reads;
     }

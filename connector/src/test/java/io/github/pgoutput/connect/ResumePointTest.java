@@ -43,6 +43,12 @@ class ResumePointTest {
     }
 
     @Test
+    void skipsInsideTheFirstDeliveryEvenBeforeAnyDeliveryWasCompleted() {
+        ResumePoint resume = new ResumePoint(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 1));
+        assertThat(deliveries()).extracting(resume::recordsToSkip).containsExactly(1L, 0L, 0L);
+    }
+
+    @Test
     void skipsDeliveriesThatEndedAtOrBeforeTheStoredLsnWhole() {
         ResumePoint resume = new ResumePoint(Position.afterDelivery(Lsn.of(0x6020)));
         assertThat(deliveries()).extracting(resume::recordsToSkip).containsExactly(Long.MAX_VALUE, Long.MAX_VALUE, 0L);
