@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -34,8 +35,13 @@ final class AcknowledgementTracker {
         private Lsn endLsn;
         private long emitted;
         private long acknowledged;
+        /** Given up after a failure: it only waits for its records in flight and confirms nothing itself. */
+        private boolean abandoned;
 
         private boolean durable(Lsn committedOffset) {
+            if (abandoned) {
+                return acknowledged == emitted;
+            }
             return endLsn != null && acknowledged == emitted && (emitted == 0 || !committedOffset.isBefore(endLsn));
         }
     }
@@ -73,6 +79,27 @@ final class AcknowledgementTracker {
         ended(open(), walEnd);
     }
 
+    /**
+     * After a failure of the stream: {@code notHandedOver} were built but never returned to Connect. They are
+     * forgotten, and every unit that lost one or has not ended is abandoned: it still holds back later units until
+     * its records in flight are acknowledged, but confirms no LSN, because PostgreSQL sends its delivery again after
+     * the reconnect and the new unit for it confirms it.
+     */
+    synchronized void abandon(Collection<?> notHandedOver) {
+        for (Object record : notHandedOver) {
+            Unit unit = inFlight.remove(record);
+            if (unit != null) {
+                unit.emitted--;
+                unit.abandoned = true;
+            }
+        }
+        for (Unit unit : units) {
+            if (unit.endLsn == null) {
+                unit.abandoned = true;
+            }
+        }
+    }
+
     /** Kafka acknowledged {@code record}; an unknown record (emitted before a reset) is ignored. */
     synchronized void acknowledged(Object record) {
         Unit unit = inFlight.remove(record);
@@ -90,7 +117,10 @@ final class AcknowledgementTracker {
     synchronized Lsn durableThrough(Lsn committedOffset) {
         Objects.requireNonNull(committedOffset, "committedOffset");
         while (!units.isEmpty() && units.peekFirst().durable(committedOffset)) {
-            durable = Lsn.max(durable, units.removeFirst().endLsn);
+            Unit done = units.removeFirst();
+            if (!done.abandoned) {
+                durable = Lsn.max(durable, done.endLsn);
+            }
         }
         return durable;
     }

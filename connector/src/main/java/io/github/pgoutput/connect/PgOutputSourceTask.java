@@ -50,6 +50,8 @@ public class PgOutputSourceTask extends SourceTask {
     private static final long RECONNECT_BACKOFF_MS = 2_000;
 
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
+    /** The records of the current poll; emptied when they are handed to Connect. */
+    private final List<SourceRecord> batch = new ArrayList<>();
     private PgOutputSourceConnectorConfig config;
     private Map<String, String> partition;
     private TransactionSpill spill;
@@ -59,7 +61,7 @@ public class PgOutputSourceTask extends SourceTask {
     private Position emitted;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos = System.nanoTime();
-    private long reconnectNotBeforeNanos;
+    private long reconnectNotBeforeNanos = System.nanoTime();
     private volatile boolean stopping;
 
     @Override
@@ -88,7 +90,7 @@ public class PgOutputSourceTask extends SourceTask {
             if (session == null && !openSession()) {
                 return null;
             }
-            List<SourceRecord> batch = new ArrayList<>();
+            batch.clear();
             int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
             if (room > 0) {
                 boolean idle = emitter.fill(batch, room);
@@ -104,9 +106,14 @@ public class PgOutputSourceTask extends SourceTask {
             }
             log.debug("Slot {}: {} records, {} unacknowledged, position {}", config.slotName(), batch.size(),
                     tracker.unacknowledged(), SourceOffsets.encode(emitted));
-            return batch;
+            List<SourceRecord> handedOver = List.copyOf(batch);
+            batch.clear();
+            return handedOver;
         } catch (RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("streaming from replication slot '" + config.slotName() + "'", e);
+            // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
+            tracker.abandon(batch);
+            batch.clear();
             closeSession();
             if (classified instanceof RetriableException) {
                 reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);

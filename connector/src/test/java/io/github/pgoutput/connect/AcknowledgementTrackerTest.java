@@ -75,6 +75,33 @@ class AcknowledgementTrackerTest {
         assertThat(tracker.durableThrough(Lsn.INVALID)).isEqualTo(Lsn.of(0x900));
     }
 
+    @Test
+    void afterAFailureRecordsNeverHandedOverConfirmNothingAndTheReplayedDeliveryDoes() {
+        AcknowledgementTracker tracker = new AcknowledgementTracker();
+        AcknowledgementTracker.Unit partial = tracker.open();
+        Object handedOver = new Object();
+        Object lost = new Object();
+        tracker.emitted(partial, handedOver);
+        tracker.emitted(partial, lost);
+        AcknowledgementTracker.Unit builtInFailedPoll = tracker.open();
+        Object alsoLost = new Object();
+        tracker.emitted(builtInFailedPoll, alsoLost);
+        tracker.ended(builtInFailedPoll, Lsn.of(0x300));
+
+        tracker.abandon(java.util.List.of(lost, alsoLost));
+        assertThat(tracker.durableThrough(Lsn.of(0x300))).as("the handed-over record is still in flight").isEqualTo(Lsn.INVALID);
+        tracker.acknowledged(handedOver);
+        assertThat(tracker.durableThrough(Lsn.of(0x300))).as("abandoned units confirm nothing").isEqualTo(Lsn.INVALID);
+
+        AcknowledgementTracker.Unit replayed = tracker.open();
+        Object again = new Object();
+        tracker.emitted(replayed, again);
+        tracker.ended(replayed, Lsn.of(0x300));
+        tracker.acknowledged(again);
+        assertThat(tracker.durableThrough(Lsn.of(0x300))).isEqualTo(Lsn.of(0x300));
+        assertThat(tracker.unacknowledged()).isZero();
+    }
+
     /**
      * Random deliveries (some without records), acknowledged in a random order with the offset committer asking in
      * between: the confirmed LSN never covers a delivery with an unacknowledged record or beyond the committed
