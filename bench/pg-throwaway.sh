@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Shared helpers for the benchmark scripts: a throwaway PostgreSQL 15 cluster in /tmp with wal_level=logical.
-# Source this file; it defines pg_start, pg_stop, psql_q. PostgreSQL refuses to run as root, so when run as
+# Source this file; it defines pg_start, pg_stop, psql_q. PG_LISTEN (default empty: Unix socket only) sets
+# listen_addresses, e.g. 127.0.0.1 for JDBC. PostgreSQL refuses to run as root, so when run as
 # root every server command runs as the OS user "postgres".
 set -euo pipefail
 
@@ -25,7 +26,7 @@ pg_start() {
     PGPORT_USED=$(free_port)
     as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR/data" -U postgres --no-sync -A trust -E UTF8 --locale=C >/dev/null
     as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR/data" -l "$PGDATA_DIR/server.log" -w start -o \
-        "-p $PGPORT_USED -k $PGDATA_DIR -c listen_addresses='' -c wal_level=logical -c max_replication_slots=10 -c max_wal_senders=10 -c fsync=off -c full_page_writes=off -c max_wal_size=4GB" >/dev/null
+        "-p $PGPORT_USED -k $PGDATA_DIR -c listen_addresses='${PG_LISTEN:-}' -c wal_level=logical -c max_replication_slots=10 -c max_wal_senders=10 -c fsync=off -c full_page_writes=off -c max_wal_size=4GB" >/dev/null
     trap pg_stop EXIT
 }
 

@@ -10,8 +10,9 @@ import java.sql.SQLException;
 import java.util.Properties;
 
 /**
- * Opens the two kinds of connection the package uses: a normal SQL one and a {@code replication=database} one. The
- * normal one is public for the connector's own catalog reads (table list of a filtered publication, spill backend).
+ * Opens the two kinds of connection the connector uses: a normal SQL one and a {@code replication=database} one. Public
+ * so the snapshot package and the connect layer (table list of a filtered publication, spill backend) open their
+ * connections with the same settings (SSL, timeouts, application name).
  */
 public final class PgConnections {
 
@@ -29,7 +30,7 @@ public final class PgConnections {
      * A walsender connection in database mode. The walsender speaks only the simple query protocol and refuses some of
      * pgjdbc's start-up queries, hence the two extra properties (spec 8.1).
      */
-    static Connection openReplication(ReplicationSettings settings) throws SQLException {
+    public static Connection openReplication(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
         PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
         PGProperty.REPLICATION.set(props, "database");

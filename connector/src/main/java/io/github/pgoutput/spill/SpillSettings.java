@@ -16,7 +16,8 @@ import java.util.Objects;
  *                            written straight through)
  * @param maxTransactionBytes {@code spill.max.transaction.bytes}: the most one transaction may hold in the spill
  * @param maxTotalBytes       {@code spill.max.total.bytes}: the most all open transactions together may hold
- * @param databaseSchema      {@code spill.database.schema}: schema of the database backend's table
+ * @param databaseSchema      {@code spill.database.schema}: schema of the database backend's tables (one per slot,
+ *                            named after it; default {@value #DEFAULT_DATABASE_SCHEMA}, created if missing)
  */
 public record SpillSettings(String backend, Path directory, int memoryBufferBytes, long maxTransactionBytes,
                             long maxTotalBytes, String databaseSchema) {
@@ -26,7 +27,7 @@ public record SpillSettings(String backend, Path directory, int memoryBufferByte
     public static final int DEFAULT_MEMORY_BUFFER_BYTES = 1 << 20;
     /** No limit: the store's own capacity (disk space) is the limit, reported as a clear error when reached. */
     public static final long UNLIMITED = Long.MAX_VALUE;
-    public static final String DEFAULT_DATABASE_SCHEMA = "public";
+    public static final String DEFAULT_DATABASE_SCHEMA = "kafka_connect_pgoutput";
 
     public SpillSettings {
         Objects.requireNonNull(backend, "backend");
@@ -61,6 +62,10 @@ public record SpillSettings(String backend, Path directory, int memoryBufferByte
 
     public SpillSettings withLimits(long transactionBytes, long totalBytes) {
         return new SpillSettings(backend, directory, memoryBufferBytes, transactionBytes, totalBytes, databaseSchema);
+    }
+
+    public SpillSettings withDatabaseSchema(String schema) {
+        return new SpillSettings(backend, directory, memoryBufferBytes, maxTransactionBytes, maxTotalBytes, schema);
     }
 
     public SpillSettings withBackend(String newBackend) {

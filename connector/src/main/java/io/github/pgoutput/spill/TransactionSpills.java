@@ -14,6 +14,7 @@ public final class TransactionSpills {
     static Map<String, TransactionSpillFactory> builtIn() {
         Map<String, TransactionSpillFactory> backends = new TreeMap<>();
         backends.put(SpillSettings.DISK_BACKEND, DiskSpill.factory());
+        backends.put(SpillSettings.DATABASE_BACKEND, DatabaseSpill.factory());
         return backends;
     }
 

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@link TransactionSpill} contract, run once per backend: extend it, say how to open the backend and how to
  * damage its stored data, and every rule of the SPI is checked. A custom backend can reuse it from this module's
- * test jar.
+ * test jar. A backend that needs a live server gets one per test from a class-level extension, and runs once per
+ * server version as a parameterized class ({@code DatabaseSpillContractIT} shows how).
  */
 public abstract class TransactionSpillContract {
 

@@ -52,7 +52,7 @@ class TransactionSpillsTest {
     @Test
     void unknownBackendNameFailsListingTheBuiltInOnes() {
         assertThatThrownBy(() -> TransactionSpills.open(context("nosuch"))).isInstanceOf(SpillException.class)
-                .hasMessageContaining("spill.backend 'nosuch'").hasMessageContaining("[disk]");
+                .hasMessageContaining("spill.backend 'nosuch'").hasMessageContaining("[database, disk]");
     }
 
     @Test

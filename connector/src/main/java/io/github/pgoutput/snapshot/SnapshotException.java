@@ -1,0 +1,37 @@
+package io.github.pgoutput.snapshot;
+
+/**
+ * A snapshot that cannot be taken or read. The message says what was seen and how to fix it; {@link #reason()} lets
+ * the connect layer choose between a permanent and a retriable error.
+ */
+public final class SnapshotException extends RuntimeException {
+
+    /** Why the snapshot failed. */
+    public enum Reason {
+        /** The role lacks a privilege on a table; permanent until granted. */
+        PRIVILEGE,
+        /** Slot creation waited too long for open (or prepared) transactions; retriable once they end. */
+        SLOT_CREATION_BLOCKED,
+        /** The exported snapshot could not be imported (exporting connection gone, or too old); start a new snapshot. */
+        SNAPSHOT_NOT_IMPORTABLE,
+        /** The stored offset and the slot do not fit the configured snapshot mode; permanent until the mode changes. */
+        MODE_CONFLICT,
+        /** Any other database failure while reading; retrying redoes the snapshot. */
+        READ_FAILED
+    }
+
+    private final Reason reason;
+
+    public SnapshotException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
+    public SnapshotException(Reason reason, String message) {
+        this(reason, message, null);
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

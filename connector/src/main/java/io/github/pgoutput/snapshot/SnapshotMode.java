@@ -1,0 +1,16 @@
+package io.github.pgoutput.snapshot;
+
+/**
+ * The {@code snapshot.mode} values, as this package decides with them (see {@link SnapshotPlanner}). The connect
+ * layer's config choice maps onto these by name.
+ */
+public enum SnapshotMode {
+    /** Snapshot when there is no stored offset, then stream. */
+    INITIAL,
+    /** Never snapshot; stream only. */
+    NO_DATA,
+    /** Snapshot when there is no stored offset, then stay idle (no streaming). */
+    INITIAL_ONLY,
+    /** Like {@link #INITIAL}, and also snapshot again when the stored offset cannot be honoured by the slot. */
+    WHEN_NEEDED
+}

@@ -1,0 +1,356 @@
+package io.github.pgoutput.snapshot;
+
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.SnapshotException.Reason;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the captured tables as of an exported snapshot, in parallel, into one bounded stream of rows.
+ *
+ * <p>Each of up to {@code snapshot.max.threads} reader threads has its own connection, which imports the snapshot
+ * ({@code BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT}) before {@link #start} returns;
+ * the exporting replication connection may be closed after that. The threads take the tables in order of schema and
+ * name and read each with {@code COPY ... TO STDOUT} in text format, one row at a time, into a queue that holds
+ * {@link SnapshotSettings#bufferedRows()} rows (in batches of up to 256, plus the batch each reader is filling); when
+ * the consumer does not keep up, the readers wait. Memory therefore
+ * does not depend on table size. Rows of tables read at the same time interleave; each table's rows come in the order
+ * COPY returns them.
+ *
+ * <p>Thread-safety: {@link #next} from one consumer thread; {@link #progress()} and {@link #close()} from any.
+ */
+public final class SnapshotReader implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotReader.class);
+    private static final Pattern SNAPSHOT_NAME = Pattern.compile("[0-9A-Fa-f-]+");
+    /** Placed on the queue by the last reader to finish, after its last row. */
+    private static final Object END = new Object();
+    /** Rows go through the queue in batches: a hand-over per row between threads was the reader's largest cost (best
+     * of 3 in bench/snapshot-benchmark.sh rose from 422k to 486k rows/s with batches). */
+    private static final int MAX_BATCH_ROWS = 256;
+
+    private final List<SnapshotTable> tables;
+    private final SnapshotProgress progress;
+    private final SnapshotSettings settings;
+    private final BlockingQueue<Object> queue;
+    private final int batchRows;
+    private final AtomicInteger nextTable = new AtomicInteger();
+    private final AtomicInteger runningReaders;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<Connection> connections;
+    /** Consumer side: a row held back until the next item shows whether it is the last; rows handed out so far. */
+    private SnapshotRow held;
+    private Iterator<SnapshotRow> batch = Collections.emptyIterator();
+    private long handedOut;
+    private boolean finished;
+
+    private SnapshotReader(List<SnapshotTable> tables, SnapshotSettings settings, List<Connection> connections) {
+        this.tables = tables;
+        this.settings = settings;
+        this.connections = connections;
+        this.progress = new SnapshotProgress(tables);
+        this.batchRows = Math.min(MAX_BATCH_ROWS, settings.bufferedRows());
+        this.queue = new ArrayBlockingQueue<>(Math.max(1, settings.bufferedRows() / batchRows));
+        this.runningReaders = new AtomicInteger(connections.size());
+    }
+
+    /**
+     * Imports the snapshot on every reader connection, describes the tables and checks the SELECT privilege on each,
+     * then starts reading. Returns once the snapshot is imported everywhere: close the {@link ExportedSnapshot} then.
+     *
+     * @param capturedTables the tables the connector captures (e.g. {@link SnapshotTables#published}); those that
+     *                       {@link SnapshotSettings#includes} are read, in order of schema and table name
+     * @param user           the role's name, for the privilege message
+     * @throws SnapshotException {@link Reason#SNAPSHOT_NOT_IMPORTABLE} when the snapshot is gone,
+     *                           {@link Reason#PRIVILEGE} naming the tables the role may not SELECT from, or
+     *                           {@link Reason#READ_FAILED} for other database failures. No row was produced then.
+     */
+    public static SnapshotReader start(ConnectionSource connectionSource, String snapshotName, List<TableName> capturedTables, String user,
+                                       SnapshotSettings settings) {
+        Objects.requireNonNull(connectionSource, "connectionSource");
+        if (snapshotName == null || !SNAPSHOT_NAME.matcher(snapshotName).matches()) {
+            throw new IllegalArgumentException("not an exported snapshot name: " + snapshotName);
+        }
+        List<TableName> selected = capturedTables.stream().filter(settings::includes).sorted(SnapshotTables.ORDER).distinct().toList();
+        int threadCount = Math.max(1, Math.min(settings.maxThreads(), selected.size()));
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (int i = 0; i < threadCount; i++) {
+                Connection c = connectionSource.open();
+                connections.add(c);
+                importSnapshot(c, snapshotName);
+            }
+            SnapshotTables.requireSelectPrivilege(connections.get(0), selected, user);
+            for (Connection c : connections) {
+                lockTables(c, selected);
+            }
+            List<SnapshotTable> described = new ArrayList<>();
+            for (TableName t : selected) {
+                described.add(SnapshotTables.describe(connections.get(0), t, settings.publication()));
+            }
+            SnapshotReader reader = new SnapshotReader(List.copyOf(described), settings, connections);
+            LOG.info("Snapshot {}: reading {} table(s) with {} thread(s): {}", snapshotName, selected.size(), threadCount, selected);
+            reader.startThreads(snapshotName);
+            return reader;
+        } catch (SQLException e) {
+            closeAll(connections);
+            throw new SnapshotException(Reason.READ_FAILED, "preparing the snapshot read failed: " + e.getMessage()
+                    + " [SQLState " + e.getSQLState() + "]", e);
+        } catch (RuntimeException e) {
+            closeAll(connections);
+            throw e;
+        }
+    }
+
+    private static void importSnapshot(Connection c, String snapshotName) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+            try {
+                st.execute("SET TRANSACTION SNAPSHOT '" + snapshotName + "'");
+                // A table's COPY may run for hours, and a reader waits idle in its transaction while the consumer is
+                // slow: server-side limits meant for interactive sessions must not end the snapshot.
+                st.execute("SET LOCAL statement_timeout = 0");
+                st.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
+            } catch (SQLException e) {
+                throw new SnapshotException(Reason.SNAPSHOT_NOT_IMPORTABLE, "the exported snapshot '" + snapshotName + "' cannot be imported: "
+                        + e.getMessage() + " [SQLState " + e.getSQLState() + "]. An exported snapshot lives only while the replication"
+                        + " connection that created it stays open and idle; it was closed (or ran another command) before every reader"
+                        + " imported it. Take a new snapshot: drop the slot and create it again with a new exported snapshot", e);
+            }
+        }
+    }
+
+    /**
+     * Every reader holds ACCESS SHARE on every table until it ends, so no table can be dropped or altered before the
+     * last reader that might still read it is done (the columns were described as of the snapshot, and COPY names them).
+     */
+    private static void lockTables(Connection c, List<TableName> tables) throws SQLException {
+        if (tables.isEmpty()) {
+            return;
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("LOCK TABLE " + String.join(", ", tables.stream().map(TableName::quoted).toList()) + " IN ACCESS SHARE MODE");
+        }
+    }
+
+    private void startThreads(String snapshotName) {
+        for (int i = 0; i < connections.size(); i++) {
+            Connection c = connections.get(i);
+            Thread t = new Thread(() -> runReader(c), "snapshot-reader-" + (i + 1) + "-" + snapshotName);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private void runReader(Connection connection) {
+        CopyText parser = new CopyText();
+        try {
+            int index;
+            while (!closed.get() && (index = nextTable.getAndIncrement()) < tables.size()) {
+                readTable(connection, index, parser);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SQLException e) {
+            fail(new SnapshotException(Reason.READ_FAILED, "reading the snapshot failed: " + e.getMessage() + " [SQLState "
+                    + e.getSQLState() + "]", e));
+        } catch (RuntimeException e) {
+            fail(e instanceof SnapshotException ? e : new SnapshotException(Reason.READ_FAILED, "reading the snapshot failed: " + e, e));
+        } finally {
+            closeQuietly(connection);
+            if (runningReaders.decrementAndGet() == 0 && failure.get() == null) {
+                try {
+                    put(END);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private void readTable(Connection connection, int index, CopyText parser) throws SQLException, InterruptedException {
+        SnapshotTable table = tables.get(index);
+        SnapshotProgress.Counter counter = progress.counter(index);
+        counter.startNanos = System.nanoTime();
+        LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
+                table.estimatedRows() < 0 ? "no" : "~" + table.estimatedRows(), table.columns().size());
+        long nextLog = counter.startNanos + settings.progressInterval().toNanos();
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(table.copyCommand());
+        SnapshotRow pending = null;
+        List<SnapshotRow> rows = new ArrayList<>(batchRows);
+        try {
+            byte[] line;
+            while ((line = copy.readFromCopy()) != null) {
+                if (closed.get()) {
+                    return;
+                }
+                SnapshotRow row;
+                try {
+                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), pending == null, false, SnapshotRow.Marker.TRUE);
+                } catch (IllegalArgumentException e) {
+                    throw new SnapshotException(Reason.READ_FAILED, "table " + table.name() + ": " + e.getMessage(), e);
+                }
+                if (pending != null) {
+                    rows.add(pending);
+                    if (rows.size() == batchRows) {
+                        put(rows);
+                        rows = new ArrayList<>(batchRows);
+                    }
+                }
+                pending = row;
+                long done = counter.rows.incrementAndGet();
+                if ((done & 1023) == 0 && System.nanoTime() >= nextLog) {
+                    LOG.info("Snapshot of {}", counter.status(System.nanoTime()).describe());
+                    nextLog = System.nanoTime() + settings.progressInterval().toNanos();
+                }
+            }
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+        if (pending != null) {
+            rows.add(new SnapshotRow(table, pending.values(), pending.firstInTable(), true, SnapshotRow.Marker.TRUE));
+            put(rows);
+        }
+        counter.endNanos = System.nanoTime();
+        LOG.info("Snapshot of {} finished: {}", table.name(), counter.status(counter.endNanos).describe());
+    }
+
+    /** Waits for room in the queue, giving up when the reader is closed or failed. */
+    private void put(Object item) throws InterruptedException {
+        while (!closed.get() && failure.get() == null) {
+            if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+    }
+
+    private void fail(RuntimeException e) {
+        if (failure.compareAndSet(null, e)) {
+            LOG.error("Snapshot failed: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Returns the next row, waiting at most {@code maxWait} for one; null when none is ready yet or the snapshot is
+     * {@linkplain #finished() finished}. The row's {@link SnapshotRow#marker()} is {@code LAST} only on the very last
+     * row, which is therefore handed out only once every table is read.
+     *
+     * @throws SnapshotException when a reader failed; the reader is unusable then (close it)
+     */
+    public SnapshotRow next(Duration maxWait) throws InterruptedException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (!finished) {
+            RuntimeException failed = failure.get();
+            if (failed != null) {
+                throw failed;
+            }
+            if (closed.get()) {
+                throw new IllegalStateException("the snapshot reader is closed");
+            }
+            if (batch.hasNext()) {
+                SnapshotRow previous = held;
+                held = batch.next();
+                if (previous != null) {
+                    return handOut(previous, false);
+                }
+                continue;
+            }
+            long left = deadline - System.nanoTime();
+            Object item = queue.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100))), TimeUnit.NANOSECONDS);
+            if (item == null) {
+                if (left <= 0) {
+                    return null;
+                }
+                continue;
+            }
+            if (item == END) {
+                finished = true;
+                return held == null ? null : handOut(true);
+            }
+            @SuppressWarnings("unchecked")
+            List<SnapshotRow> rows = (List<SnapshotRow>) item;
+            batch = rows.iterator();
+        }
+        return null;
+    }
+
+    private SnapshotRow handOut(boolean last) {
+        SnapshotRow row = held;
+        held = null;
+        return handOut(row, last);
+    }
+
+    private SnapshotRow handOut(SnapshotRow row, boolean last) {
+        SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST : handedOut == 0 ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
+        handedOut++;
+        return row.withMarker(marker);
+    }
+
+    /** True once every row was handed out by {@link #next}. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** The tables being read, in reading order. */
+    public List<SnapshotTable> tables() {
+        return tables;
+    }
+
+    public SnapshotProgress progress() {
+        return progress;
+    }
+
+    /** Stops the readers and closes their connections (ending their transactions). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        closeAll(connections);
+        queue.clear();
+    }
+
+    private static void closeAll(List<Connection> connections) {
+        connections.forEach(SnapshotReader::closeQuietly);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a snapshot connection failed: {}", e.getMessage());
+        }
+    }
+}

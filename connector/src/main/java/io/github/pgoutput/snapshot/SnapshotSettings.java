@@ -1,0 +1,64 @@
+package io.github.pgoutput.snapshot;
+
+import io.github.pgoutput.replication.TableName;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How the snapshot is read. Immutable.
+ *
+ * @param maxThreads       {@code snapshot.max.threads}: tables read at the same time, each through its own connection
+ * @param includeList      {@code snapshot.include.list}: regular expressions matched against the whole
+ *                         {@code schema.table} (case-sensitive); a captured table is read when one matches. Empty:
+ *                         every captured table
+ * @param bufferedRows     rows the readers may hold ready for the consumer; the readers wait when it is full
+ * @param progressInterval at most how often a table's progress is logged while it is read
+ * @param publication      the publication whose column lists and row filters (PostgreSQL 15+) the snapshot applies,
+ *                         so it carries exactly what streaming would; null to read every column and row
+ */
+public record SnapshotSettings(int maxThreads, List<Pattern> includeList, int bufferedRows, Duration progressInterval, String publication) {
+
+    public static final int DEFAULT_MAX_THREADS = 2;
+    public static final int DEFAULT_BUFFERED_ROWS = 2048;
+    public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(10);
+
+    public SnapshotSettings {
+        if (maxThreads < 1) {
+            throw new IllegalArgumentException("snapshot.max.threads must be at least 1 but is " + maxThreads);
+        }
+        includeList = List.copyOf(Objects.requireNonNull(includeList, "includeList"));
+        if (bufferedRows < 1) {
+            throw new IllegalArgumentException("bufferedRows must be at least 1 but is " + bufferedRows);
+        }
+        Objects.requireNonNull(progressInterval, "progressInterval");
+    }
+
+    /** {@code snapshot.max.threads} 2, every captured table, the default buffer, a 10 s progress interval, no publication. */
+    public static SnapshotSettings defaults() {
+        return new SnapshotSettings(DEFAULT_MAX_THREADS, List.of(), DEFAULT_BUFFERED_ROWS, DEFAULT_PROGRESS_INTERVAL, null);
+    }
+
+    public SnapshotSettings withMaxThreads(int value) {
+        return new SnapshotSettings(value, includeList, bufferedRows, progressInterval, publication);
+    }
+
+    public SnapshotSettings withIncludeList(List<Pattern> value) {
+        return new SnapshotSettings(maxThreads, value, bufferedRows, progressInterval, publication);
+    }
+
+    public SnapshotSettings withPublication(String value) {
+        return new SnapshotSettings(maxThreads, includeList, bufferedRows, progressInterval, value);
+    }
+
+    /** Whether {@code table} is to be read under {@link #includeList}. */
+    public boolean includes(TableName table) {
+        if (includeList.isEmpty()) {
+            return true;
+        }
+        String name = table.schema() + "." + table.table();
+        return includeList.stream().anyMatch(p -> p.matcher(name).matches());
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.pgoutput.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.SnapshotException.Reason;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+
+/** Failures of the snapshot that a user must be able to act on: each message names the cause and the object. */
+class SnapshotErrorsIT {
+
+    @PostgresTest
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aTableWithoutSelectPrivilegeFailsBeforeAnyRowNamingTableAndPrivilege(PostgresDatabase db) throws Exception {
+        String role = "reader_" + db.name();
+        db.execute("CREATE TABLE visible (id int PRIMARY KEY)", "INSERT INTO visible VALUES (1)",
+                "CREATE TABLE secret (id int PRIMARY KEY)", "INSERT INTO secret VALUES (1)",
+                "DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN REPLICATION",
+                "GRANT SELECT ON visible TO " + role);
+        ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), role, "priv_slot", "pub").build();
+        try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30))) {
+            assertThatThrownBy(() -> SnapshotTestSupport.start(settings, exported,
+                    List.of(new TableName("public", "visible"), new TableName("public", "secret")), SnapshotSettings.defaults()))
+                    .isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(Reason.PRIVILEGE))
+                    .hasMessageContaining("public.secret")
+                    .hasMessageContaining("SELECT privilege")
+                    .hasMessageContaining(role)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("public.visible"));
+        }
+    }
+
+    @PostgresTest
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aSnapshotWhoseExportingConnectionIsClosedCannotBeImported(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE t (id int PRIMARY KEY)");
+        ReplicationSettings settings = SnapshotTestSupport.settings(db, "gone_slot", "pub");
+        ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
+        exported.close();
+        assertThatThrownBy(() -> SnapshotTestSupport.start(settings, exported, List.of(new TableName("public", "t")), SnapshotSettings.defaults()))
+                .isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(Reason.SNAPSHOT_NOT_IMPORTABLE))
+                .hasMessageContaining("'" + exported.snapshotName() + "' cannot be imported")
+                .hasMessageContaining("replication connection that created it");
+        assertThat(db.queryValue("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                + " AND application_name LIKE 'kafka-connect-pgoutput:%'")).as("reader connections closed").isEqualTo("0");
+    }
+
+    @PostgresTest
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void slotCreationBlockedByOpenTransactionsTimesOutNamingThem(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE t (id int PRIMARY KEY)");
+        ReplicationSettings settings = SnapshotTestSupport.settings(db, "blocked_slot", "pub");
+        try (Connection prepared = db.connect(); Statement pst = prepared.createStatement();
+             Connection open = db.connect(); Statement ost = open.createStatement()) {
+            pst.execute("BEGIN");
+            pst.execute("INSERT INTO t VALUES (1)");
+            pst.execute("PREPARE TRANSACTION 'blocker_gid'");
+            open.setAutoCommit(false);
+            ost.execute("INSERT INTO t VALUES (2)");
+            String openPid = String.valueOf(open.unwrap(org.postgresql.PGConnection.class).getBackendPID());
+            try {
+                assertThatThrownBy(() -> ExportedSnapshot.create(settings, false, Duration.ofSeconds(2)))
+                        .isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(Reason.SLOT_CREATION_BLOCKED))
+                        .hasMessageContaining("'blocked_slot'")
+                        .hasMessageContaining("within 2 s")
+                        .hasMessageContaining("prepared transaction 'blocker_gid'")
+                        .hasMessageContaining("PID " + openPid + " ");
+            } finally {
+                open.rollback();
+                pst.execute("ROLLBACK PREPARED 'blocker_gid'");
+            }
+        }
+        assertThat(db.queryValue("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'blocked_slot'")).isEqualTo("0");
+        try (ExportedSnapshot exported = ExportedSnapshot.create(settings, false, Duration.ofSeconds(30))) {
+            assertThat(exported.slotName()).isEqualTo("blocked_slot");
+            assertThat(exported.consistentPoint().isValid()).isTrue();
+        }
+    }
+}
