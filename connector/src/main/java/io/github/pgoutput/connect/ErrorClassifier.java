@@ -1,5 +1,8 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.replication.ReplicationConnectionLostException;
+import io.github.pgoutput.replication.ReplicationSetupException;
+
 import java.io.IOException;
 import java.sql.SQLException;
 
@@ -39,7 +42,8 @@ import org.apache.kafka.connect.errors.RetriableException;
  *       57P04 database dropped, ...)</td><td>permanent</td><td>fail closed: an error not known to heal by itself
  *       is not retried forever</td></tr>
  * </table>
- * Without an SQLState: an {@link IOException} anywhere in the chain, or a Kafka client
+ * A {@link ReplicationConnectionLostException} is retriable and a {@link ReplicationSetupException} permanent, as the
+ * replication layer decided. Without an SQLState: an {@link IOException} anywhere in the chain, or a Kafka client
  * {@link org.apache.kafka.common.errors.RetriableException}, is retriable; a {@link ConfigException} and everything
  * else is permanent. An exception that already is a {@link ConnectException} is returned as it is.
  *
@@ -71,6 +75,14 @@ public final class ErrorClassifier {
 
     /** The decision alone, for callers that log before they throw. */
     public static Verdict verdict(Throwable error) {
+        // The replication layer has already decided; its exception type is the verdict.
+        if (error instanceof ReplicationConnectionLostException) {
+            return new Verdict(true, "connection to the server lost or slot busy, will reconnect and retry");
+        }
+        if (error instanceof ReplicationSetupException setup) {
+            return new Verdict(false, "fix the setting behind '" + ConnectorSettings.keyOf(setup.setting())
+                    + "' or the database, then restart the connector");
+        }
         String sqlState = firstSqlState(error);
         if (sqlState != null) {
             return sqlStateVerdict(sqlState);

@@ -30,9 +30,9 @@ public class PgOutputSourceConnector extends SourceConnector {
     private final LiveChecks liveChecks;
     private Map<String, String> props;
 
-    /** The constructor Connect uses: static checks only until live checks are wired in. */
+    /** The constructor Connect uses: static checks, then the pre-flight checks against the live database. */
     public PgOutputSourceConnector() {
-        this(null);
+        this(new PreflightLiveChecks());
     }
 
     /** @param liveChecks checks against the live database, or null for static checks only */
@@ -84,10 +84,7 @@ public class PgOutputSourceConnector extends SourceConnector {
 
     @Override
     public Class<? extends Task> taskClass() {
-        // Deliberate gap: the source task (replication loop) is wired in when the decoder, assembly, spill and
-        // replication packages have landed. Failing here keeps a half-built connector from running.
-        throw new ConnectException("this build of " + PgOutputSourceConnector.class.getName()
-                + " has no source task yet; it can validate configurations but not stream");
+        return PgOutputSourceTask.class;
     }
 
     /** Exactly one task, whatever {@code maxTasks} is: one slot, one reader. */

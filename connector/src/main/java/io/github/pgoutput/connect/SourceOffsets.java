@@ -21,8 +21,9 @@ import io.github.pgoutput.pgoutput.Lsn;
  *   <li>{@code lsn}: end LSN (PostgreSQL's {@code X/Y} text) of the last delivery whose records were all emitted.
  *       Restarting replication at this LSN does not send that delivery again (a delivery is re-sent if and only if
  *       its commit or prepare record starts at or after the start LSN).</li>
- *   <li>{@code tx_end_lsn} and {@code tx_order}, both present or both absent: the delivery being emitted when the
- *       offset was taken, named by its end LSN, and the 1-based position in it of the last record emitted (the
+ *   <li>{@code tx_lsn} and {@code tx_order}, both present or both absent: the delivery being emitted when the
+ *       offset was taken, named by the start LSN of its commit or prepare record (the delivery's {@code lsn}, known
+ *       from its first message on, while its end LSN is known only after its last change), and the 1-based position in it of the last record emitted (the
  *       same number as the record's {@code pg.tx_order} header). After a restart the delivery arrives again, and
  *       its records up to {@code tx_order} are skipped.</li>
  * </ul>
@@ -37,10 +38,10 @@ public final class SourceOffsets {
     public static final String PARTITION_SLOT = "slot";
 
     public static final String OFFSET_LSN = "lsn";
-    public static final String OFFSET_TX_END_LSN = "tx_end_lsn";
+    public static final String OFFSET_TX_LSN = "tx_lsn";
     public static final String OFFSET_TX_ORDER = "tx_order";
 
-    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_END_LSN, OFFSET_TX_ORDER);
+    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER);
 
     private SourceOffsets() {
     }
@@ -49,22 +50,23 @@ public final class SourceOffsets {
      * A position in the replication stream, as stored in a source offset.
      *
      * @param lsn        end LSN of the last completely emitted delivery; {@link Lsn#INVALID} before the first one
-     * @param txEndLsn   end LSN of the partly emitted delivery, or null when the position lies between deliveries
-     * @param txOrder    1-based position of the last emitted record of that delivery; 0 when {@code txEndLsn} is null
+     * @param txLsn      commit/prepare LSN of the partly emitted delivery, or null when the position lies between deliveries
+     * @param txOrder    1-based position of the last emitted record of that delivery; 0 when {@code txLsn} is null
      */
-    public record Position(Lsn lsn, Lsn txEndLsn, long txOrder) {
+    public record Position(Lsn lsn, Lsn txLsn, long txOrder) {
 
         public Position {
             Objects.requireNonNull(lsn, "lsn");
-            if (txEndLsn == null && txOrder != 0) {
-                throw new IllegalArgumentException("tx_order " + txOrder + " given without tx_end_lsn");
+            if (txLsn == null && txOrder != 0) {
+                throw new IllegalArgumentException("tx_order " + txOrder + " given without tx_lsn");
             }
-            if (txEndLsn != null && txOrder < 1) {
+            if (txLsn != null && txOrder < 1) {
                 throw new IllegalArgumentException("tx_order must be at least 1 inside a delivery, was " + txOrder);
             }
-            if (txEndLsn != null && !txEndLsn.isAfter(lsn)) {
-                throw new IllegalArgumentException("tx_end_lsn " + txEndLsn + " must lie after lsn " + lsn
-                        + ": a delivery in progress ends after the last completed one");
+            if (txLsn != null && txLsn.isBefore(lsn)) {
+                // Equal is possible: a commit record may start right where the previous one ended.
+                throw new IllegalArgumentException("tx_lsn " + txLsn + " must not lie before lsn " + lsn
+                        + ": a delivery in progress is committed after the last completed one");
             }
         }
 
@@ -73,13 +75,13 @@ public final class SourceOffsets {
             return new Position(endLsn, null, 0);
         }
 
-        /** Records 1..{@code txOrder} of the delivery ending at {@code txEndLsn} have been emitted. */
-        public static Position insideDelivery(Lsn lastCompletedEndLsn, Lsn txEndLsn, long txOrder) {
-            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txEndLsn, "txEndLsn"), txOrder);
+        /** Records 1..{@code txOrder} of the delivery committed (or prepared) at {@code txLsn} have been emitted. */
+        public static Position insideDelivery(Lsn lastCompletedEndLsn, Lsn txLsn, long txOrder) {
+            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txLsn, "txLsn"), txOrder);
         }
 
         public boolean isInsideDelivery() {
-            return txEndLsn != null;
+            return txLsn != null;
         }
     }
 
@@ -96,7 +98,7 @@ public final class SourceOffsets {
         Map<String, Object> offset = new LinkedHashMap<>();
         offset.put(OFFSET_LSN, position.lsn().toString());
         if (position.isInsideDelivery()) {
-            offset.put(OFFSET_TX_END_LSN, position.txEndLsn().toString());
+            offset.put(OFFSET_TX_LSN, position.txLsn().toString());
             offset.put(OFFSET_TX_ORDER, position.txOrder());
         }
         return offset;
@@ -116,21 +118,21 @@ public final class SourceOffsets {
         for (String field : offset.keySet()) {
             if (!OFFSET_FIELDS.contains(field)) {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
-                        + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_ORDER + "); was it written by a newer version?");
+                        + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + "); was it written by a newer version?");
             }
         }
         Lsn lsn = lsnField(offset, OFFSET_LSN);
         if (lsn == null) {
             throw invalid(offset, OFFSET_LSN, "is missing");
         }
-        Lsn txEndLsn = lsnField(offset, OFFSET_TX_END_LSN);
+        Lsn txLsn = lsnField(offset, OFFSET_TX_LSN);
         Object txOrderValue = offset.get(OFFSET_TX_ORDER);
-        if ((txEndLsn == null) != (txOrderValue == null)) {
-            String missing = txEndLsn == null ? OFFSET_TX_END_LSN : OFFSET_TX_ORDER;
-            throw invalid(offset, missing, "is missing; " + OFFSET_TX_END_LSN + " and " + OFFSET_TX_ORDER
+        if ((txLsn == null) != (txOrderValue == null)) {
+            String missing = txLsn == null ? OFFSET_TX_LSN : OFFSET_TX_ORDER;
+            throw invalid(offset, missing, "is missing; " + OFFSET_TX_LSN + " and " + OFFSET_TX_ORDER
                     + " are stored together");
         }
-        if (txEndLsn == null) {
+        if (txLsn == null) {
             return Position.afterDelivery(lsn);
         }
         if (!(txOrderValue instanceof Long || txOrderValue instanceof Integer || txOrderValue instanceof Short)) {
@@ -140,10 +142,10 @@ public final class SourceOffsets {
         if (txOrder < 1) {
             throw invalid(offset, OFFSET_TX_ORDER, "is " + txOrder + "; expected 1 or more");
         }
-        if (!txEndLsn.isAfter(lsn)) {
-            throw invalid(offset, OFFSET_TX_END_LSN, "is " + txEndLsn + ", not after " + OFFSET_LSN + " " + lsn);
+        if (txLsn.isBefore(lsn)) {
+            throw invalid(offset, OFFSET_TX_LSN, "is " + txLsn + ", before " + OFFSET_LSN + " " + lsn);
         }
-        return Position.insideDelivery(lsn, txEndLsn, txOrder);
+        return Position.insideDelivery(lsn, txLsn, txOrder);
     }
 
     private static Lsn lsnField(Map<String, ?> offset, String field) {

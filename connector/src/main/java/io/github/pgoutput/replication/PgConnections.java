@@ -11,14 +11,15 @@ import java.util.Properties;
 
 /**
  * Opens the two kinds of connection the connector uses: a normal SQL one and a {@code replication=database} one. Public
- * so the snapshot package opens its connections with the same settings (SSL, timeouts, application name).
+ * so the snapshot package and the connect layer (table list of a filtered publication, spill backend) open their
+ * connections with the same settings (SSL, timeouts, application name).
  */
 public final class PgConnections {
 
     private PgConnections() {
     }
 
-    /** A normal connection, for checks, publication and slot management. */
+    /** A normal connection, for checks, publication and slot management. The caller closes it. */
     public static Connection openSql(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
         PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());

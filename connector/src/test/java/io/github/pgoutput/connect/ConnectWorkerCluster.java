@@ -306,6 +306,18 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
         }
     }
 
+    /** Like {@link #readAll}, but an empty list while the topic does not exist yet. */
+    List<ConsumerRecord<byte[], byte[]>> readAllIfExists(String topic, Duration timeout) {
+        try {
+            if (!cluster.kafka().describeTopics(topic).get(topic).isPresent()) {
+                return List.of();
+            }
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        return readAll(topic, timeout);
+    }
+
     /**
      * Waits until {@code topic} holds at least {@code count} committed records, then returns all of them (possibly
      * more than {@code count}) with headers.

@@ -62,7 +62,7 @@ class ExampleConfigsTest {
                 PgOutputSourceConnectorConfig.CONFIG_DEF.names().contains(key) || CONNECT_KEYS.contains(key)
                         || CONNECT_PREFIXES.stream().anyMatch(key::startsWith))
                 .as("%s in %s is neither a connector key nor a Connect key", key, example.getFileName()).isTrue());
-        assertThat(new PgOutputSourceConnector().validate(config).configValues())
+        assertThat(new PgOutputSourceConnector(null).validate(config).configValues())
                 .allSatisfy(value -> assertThat(value.errorMessages()).as(value.name()).isEmpty());
         assertThat(config.get("connector.class")).isEqualTo(PgOutputSourceConnector.class.getName());
     }

@@ -38,8 +38,14 @@ class PgOutputSourceConnectorValidationIT {
     }
 
     @Test
-    void acceptsAValidConfiguration() {
-        assertThat(connect.validationErrors("PgOutputSourceConnector", config())).isEmpty();
+    void checksAStaticallyValidConfigurationAgainstTheServer() {
+        Map<String, String> config = config();
+        config.put("database.hostname", "127.0.0.1");
+        config.put("database.port", "1"); // nothing listens there
+
+        Map<String, List<String>> errors = connect.validationErrors("PgOutputSourceConnector", config);
+
+        assertThat(errors).containsOnlyKeys("database.hostname");
     }
 
     @Test

@@ -37,12 +37,12 @@ class SourceOffsetsTest {
         Position position = Position.insideDelivery(Lsn.parse("0/1000"), Lsn.parse("0/2000"), 17);
 
         assertThat(SourceOffsets.encode(position)).containsExactlyInAnyOrderEntriesOf(
-                Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000", "tx_order", 17L));
+                Map.of("lsn", "0/1000", "tx_lsn", "0/2000", "tx_order", 17L));
     }
 
     @Test
     void acceptsTxOrderReadBackAsAnInteger() {
-        Position decoded = SourceOffsets.decode(Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000", "tx_order", 3));
+        Position decoded = SourceOffsets.decode(Map.of("lsn", "0/1000", "tx_lsn", "0/2000", "tx_order", 3));
 
         assertThat(decoded).isEqualTo(Position.insideDelivery(Lsn.parse("0/1000"), Lsn.parse("0/2000"), 3));
     }
@@ -79,7 +79,7 @@ class SourceOffsetsTest {
 
     @Test
     void rejectsAnOffsetWithoutLsn() {
-        assertRejected(Map.of("tx_end_lsn", "0/2000", "tx_order", 1L), "lsn", "is missing");
+        assertRejected(Map.of("tx_lsn", "0/2000", "tx_order", 1L), "lsn", "is missing");
     }
 
     @Test
@@ -90,24 +90,24 @@ class SourceOffsetsTest {
 
     @Test
     void rejectsHalfOfAnInsideDeliveryPosition() {
-        assertRejected(Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000"), "tx_order", "is missing");
-        assertRejected(Map.of("lsn", "0/1000", "tx_order", 2L), "tx_end_lsn", "is missing");
+        assertRejected(Map.of("lsn", "0/1000", "tx_lsn", "0/2000"), "tx_order", "is missing");
+        assertRejected(Map.of("lsn", "0/1000", "tx_order", 2L), "tx_lsn", "is missing");
     }
 
     @Test
     void rejectsATxOrderThatIsNotAPositiveWholeNumber() {
-        assertRejected(Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000", "tx_order", 0L), "tx_order",
+        assertRejected(Map.of("lsn", "0/1000", "tx_lsn", "0/2000", "tx_order", 0L), "tx_order",
                 "expected 1 or more");
-        assertRejected(Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000", "tx_order", "7"), "tx_order",
+        assertRejected(Map.of("lsn", "0/1000", "tx_lsn", "0/2000", "tx_order", "7"), "tx_order",
                 "expected a whole number");
-        assertRejected(Map.of("lsn", "0/1000", "tx_end_lsn", "0/2000", "tx_order", 1.5), "tx_order",
+        assertRejected(Map.of("lsn", "0/1000", "tx_lsn", "0/2000", "tx_order", 1.5), "tx_order",
                 "expected a whole number");
     }
 
     @Test
-    void rejectsADeliveryInProgressThatEndsBeforeTheLastCompletedOne() {
-        assertRejected(Map.of("lsn", "0/2000", "tx_end_lsn", "0/2000", "tx_order", 1L), "tx_end_lsn",
-                "not after lsn 0/2000");
+    void rejectsADeliveryInProgressCommittedBeforeTheLastCompletedOne() {
+        assertRejected(Map.of("lsn", "0/2000", "tx_lsn", "0/1FFF", "tx_order", 1L), "tx_lsn",
+                "before lsn 0/2000");
     }
 
     @Test

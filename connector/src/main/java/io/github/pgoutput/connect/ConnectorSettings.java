@@ -1,0 +1,119 @@
+package io.github.pgoutput.connect;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import io.github.pgoutput.converters.ConverterOptions;
+import io.github.pgoutput.replication.OriginFilter;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.Setting;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.spill.SpillSettings;
+
+/**
+ * The one place that maps the connector configuration onto the settings of the layers below it: replication
+ * ({@link ReplicationSettings}), the transaction spill ({@link SpillSettings}), the value converters
+ * ({@link ConverterOptions}), and back from a replication {@link Setting} to the config key a user has to change.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ConnectorSettings {
+
+    private static final Map<Setting, String> KEYS = Map.ofEntries(
+            Map.entry(Setting.HOSTNAME, PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG),
+            Map.entry(Setting.PORT, PgOutputSourceConnectorConfig.DATABASE_PORT_CONFIG),
+            Map.entry(Setting.USER, PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG),
+            Map.entry(Setting.PASSWORD, PgOutputSourceConnectorConfig.DATABASE_PASSWORD_CONFIG),
+            Map.entry(Setting.DBNAME, PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG),
+            Map.entry(Setting.SSL, PgOutputSourceConnectorConfig.DATABASE_SSLMODE_CONFIG),
+            Map.entry(Setting.SLOT_NAME, PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG),
+            Map.entry(Setting.PUBLICATION_NAME, PgOutputSourceConnectorConfig.PUBLICATION_NAME_CONFIG),
+            Map.entry(Setting.PUBLICATION_AUTOCREATE_MODE, PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG),
+            Map.entry(Setting.PUBLICATION_TABLES, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG),
+            Map.entry(Setting.PROTOCOL_VERSION, PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG),
+            Map.entry(Setting.STREAMING, PgOutputSourceConnectorConfig.STREAMING_CONFIG),
+            Map.entry(Setting.TWO_PHASE, PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG),
+            Map.entry(Setting.BINARY, PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG),
+            Map.entry(Setting.MESSAGES, PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG),
+            Map.entry(Setting.ORIGIN, PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG),
+            Map.entry(Setting.STATUS_INTERVAL, PgOutputSourceConnectorConfig.STATUS_UPDATE_INTERVAL_MS_CONFIG),
+            Map.entry(Setting.KEEPALIVE_GUARD_INTERVAL, PgOutputSourceConnectorConfig.STATUS_UPDATE_INTERVAL_MS_CONFIG));
+
+    private ConnectorSettings() {
+    }
+
+    /** The config key to attach a problem with {@code setting} to. */
+    public static String keyOf(Setting setting) {
+        return KEYS.get(setting);
+    }
+
+    /**
+     * @param filteredTables the tables a {@code filtered} publication is created for (those matching the include and
+     *                       exclude lists); ignored in the other modes
+     */
+    public static ReplicationSettings replication(PgOutputSourceConnectorConfig config, List<TableName> filteredTables) {
+        PublicationMode mode = switch (config.publicationAutocreateMode()) {
+            case DISABLED -> PublicationMode.DISABLED;
+            case ALL_TABLES -> PublicationMode.ALL_TABLES;
+            case FILTERED -> PublicationMode.FILTERED;
+        };
+        int protocol = config.protocolVersion().fixedVersion().orElse(ReplicationSettings.AUTO_PROTOCOL_VERSION);
+        io.github.pgoutput.pgoutput.StreamingMode streaming = switch (config.streaming()) {
+            // Every supported server speaks protocol 2, so auto means on unless protocol 1 was fixed.
+            case AUTO -> protocol == 1 ? io.github.pgoutput.pgoutput.StreamingMode.OFF : io.github.pgoutput.pgoutput.StreamingMode.ON;
+            case OFF -> io.github.pgoutput.pgoutput.StreamingMode.OFF;
+            case ON -> io.github.pgoutput.pgoutput.StreamingMode.ON;
+            case PARALLEL -> io.github.pgoutput.pgoutput.StreamingMode.PARALLEL;
+        };
+        ReplicationSettings.Builder builder = ReplicationSettings.builder(config.databaseHostname(), config.databasePort(),
+                        config.databaseDbname(), config.databaseUser(), config.slotName(), config.publicationName())
+                .publication(mode, mode == PublicationMode.FILTERED ? filteredTables : List.of())
+                .protocolVersion(protocol)
+                .streaming(streaming)
+                .twoPhase(config.preparedTransactionMode() == PreparedTransactionMode.STAGE)
+                .messages(config.messagesEnabled())
+                .origin(OriginFilter.SERVER_DEFAULT)
+                .statusInterval(Duration.ofMillis(config.statusUpdateIntervalMs()));
+        if (config.databasePassword() != null) {
+            builder.password(config.databasePassword().value());
+        }
+        if (config.databaseSslmode() != null) {
+            builder.ssl(config.databaseSslmode().configValue(), config.databaseSslrootcert(), config.databaseSslcert(),
+                    config.databaseSslkey());
+        }
+        return builder.build();
+    }
+
+    public static SpillSettings spill(PgOutputSourceConnectorConfig config) {
+        long perTransaction = config.spillMaxTransactionBytes() == 0 ? SpillSettings.UNLIMITED : config.spillMaxTransactionBytes();
+        long total = config.spillMaxTotalBytes() == 0 ? SpillSettings.UNLIMITED : config.spillMaxTotalBytes();
+        int buffer = (int) Math.min(Integer.MAX_VALUE, config.spillMemoryBufferBytes());
+        return new SpillSettings(config.spillBackend(), config.spillDirectory(), buffer, perTransaction, total,
+                config.spillDatabaseSchema());
+    }
+
+    public static ConverterOptions converters(PgOutputSourceConnectorConfig config) {
+        io.github.pgoutput.converters.DecimalHandlingMode decimals = switch (config.decimalHandlingMode()) {
+            case PRECISE -> io.github.pgoutput.converters.DecimalHandlingMode.PRECISE;
+            case DOUBLE -> io.github.pgoutput.converters.DecimalHandlingMode.DOUBLE;
+            case STRING -> io.github.pgoutput.converters.DecimalHandlingMode.STRING;
+        };
+        return new ConverterOptions(decimals, config.unavailableValuePlaceholder(),
+                ConverterOptions.DEFAULTS.moneyFractionDigits());
+    }
+
+    /** Whether {@code schema.table} is captured by {@code table.include.list} and {@code table.exclude.list}. */
+    public static boolean captured(PgOutputSourceConnectorConfig config, String schema, String table) {
+        return captured(config.tableIncludeList(), config.tableExcludeList(), schema + "." + table);
+    }
+
+    static boolean captured(List<Pattern> include, List<Pattern> exclude, String qualifiedName) {
+        if (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(qualifiedName).matches())) {
+            return false;
+        }
+        return exclude.stream().noneMatch(p -> p.matcher(qualifiedName).matches());
+    }
+}

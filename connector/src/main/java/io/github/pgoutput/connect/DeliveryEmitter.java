@@ -1,0 +1,189 @@
+package io.github.pgoutput.connect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.github.pgoutput.assembly.ChangeEvent;
+import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.assembly.TransactionAssembler;
+import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.pgoutput.Lsn;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Pulls deliveries from the assembler and turns them into {@link SourceRecord}s with offsets and lifecycle headers,
+ * as many as the caller has room for; the delivery being emitted keeps its place between calls.
+ *
+ * <p>Numbering and offsets: the records of a delivery are numbered 1, 2, ... in emission order (BEGIN, changes,
+ * tombstones, END), the same way every time PostgreSQL sends it. Every record but the delivery's last carries the
+ * offset "inside the delivery committed at {@code lsn}, up to this number"; the last carries "after the delivery,
+ * at its end LSN". Because a wire transaction's end LSN is known only after its last change, the records of one
+ * change are held back until the next change or the end arrives (one change's records, so memory stays bounded).
+ * Records already in Kafka before a restart ({@link ResumePoint}) are numbered but not emitted.
+ *
+ * <p>Not thread-safe: the task's poll thread only.
+ */
+final class DeliveryEmitter {
+
+    private record Numbered(Draft draft, long order, Lsn lsn) {
+    }
+
+    private final TransactionAssembler assembler;
+    private final ChangeRecordBuilder builder;
+    private final TransactionTopicRecords transactions;
+    private final AcknowledgementTracker tracker;
+    private final Map<String, ?> partition;
+    private final ResumePoint resume;
+    private final List<Numbered> held = new ArrayList<>();
+    private Lsn lastCompletedEnd;
+    private Position position;
+    private Delivery current;
+    private AcknowledgementTracker.Unit unit;
+    private long skip;
+    private long nextOrder;
+
+    /**
+     * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
+     * @param start        the position emitted so far (from the stored offset, or from before a reconnect)
+     */
+    DeliveryEmitter(TransactionAssembler assembler, ChangeRecordBuilder builder, TransactionTopicRecords transactions,
+                    AcknowledgementTracker tracker, Map<String, ?> partition, ResumePoint resume, Position start) {
+        this.assembler = Objects.requireNonNull(assembler);
+        this.builder = Objects.requireNonNull(builder);
+        this.transactions = transactions;
+        this.tracker = Objects.requireNonNull(tracker);
+        this.partition = Objects.requireNonNull(partition);
+        this.resume = Objects.requireNonNull(resume);
+        this.position = Objects.requireNonNull(start);
+        this.lastCompletedEnd = start.lsn();
+    }
+
+    /**
+     * Adds up to about {@code room} records to {@code out} (the records of one change are added together).
+     *
+     * @return true when idle: no delivery is being emitted and the assembler has none right now
+     */
+    boolean fill(List<SourceRecord> out, int room) {
+        while (out.size() < room) {
+            if (current == null) {
+                Delivery next = assembler.nextDelivery();
+                if (next == null) {
+                    return true;
+                }
+                begin(next, out);
+                continue;
+            }
+            ChangeEvent event = current.changes().next();
+            if (event == null) {
+                if (!current.changes().atEnd()) {
+                    return false;
+                }
+                finish(out);
+                continue;
+            }
+            List<Draft> drafts = builder.build(event, current, nextOrder);
+            if (!drafts.isEmpty()) {
+                flushHeld(out, false);
+                for (Draft draft : drafts) {
+                    held.add(new Numbered(draft, nextOrder++, event.walPosition()));
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The position of everything emitted so far. */
+    Position position() {
+        return position;
+    }
+
+    /** A heartbeat record at {@code lsn}, to be emitted while idle; it moves the offset on an idle database. */
+    SourceRecord heartbeat(String topic, String serverName, Lsn lsn) {
+        Schema keySchema = SchemaBuilder.struct().name("io.github.pgoutput.HeartbeatKey")
+                .field("serverName", Schema.STRING_SCHEMA).build();
+        Schema valueSchema = SchemaBuilder.struct().name("io.github.pgoutput.Heartbeat")
+                .field("ts_ms", Schema.INT64_SCHEMA).field("lsn", Schema.STRING_SCHEMA).build();
+        lastCompletedEnd = Lsn.max(lastCompletedEnd, lsn);
+        position = Position.afterDelivery(lastCompletedEnd);
+        long now = System.currentTimeMillis();
+        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(position), topic, null, keySchema,
+                new Struct(keySchema).put("serverName", serverName), valueSchema,
+                new Struct(valueSchema).put("ts_ms", now).put("lsn", lsn.toString()), now);
+        AcknowledgementTracker.Unit beat = tracker.open();
+        tracker.emitted(beat, record);
+        tracker.ended(beat, lastCompletedEnd);
+        return record;
+    }
+
+    private void begin(Delivery delivery, List<SourceRecord> out) {
+        current = delivery;
+        unit = tracker.open();
+        skip = resume.recordsToSkip(delivery);
+        nextOrder = 1;
+        if (delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK) {
+            // COMMIT PREPARED / ROLLBACK PREPARED: no changes, one lifecycle record keyed by the GID.
+            if (transactions != null) {
+                held.add(new Numbered(transactions.outcome(delivery), nextOrder++, delivery.lsn()));
+            }
+            finish(out);
+            return;
+        }
+        if (transactions != null && TransactionTopicRecords.hasBeginAndEnd(delivery)) {
+            Numbered begin = new Numbered(transactions.begin(delivery), nextOrder++, delivery.lsn());
+            emit(begin, false, out);
+        }
+    }
+
+    private void finish(List<SourceRecord> out) {
+        Delivery delivery = current;
+        Lsn end = delivery.endLsn();
+        if (transactions != null && TransactionTopicRecords.hasBeginAndEnd(delivery)) {
+            flushHeld(out, false);
+            held.add(new Numbered(transactions.end(delivery, builder.countsPerTopic(delivery)), nextOrder++, delivery.lsn()));
+        }
+        flushHeld(out, true);
+        tracker.ended(unit, end);
+        lastCompletedEnd = Lsn.max(lastCompletedEnd, end);
+        position = Position.afterDelivery(lastCompletedEnd);
+        current = null;
+        unit = null;
+    }
+
+    /** Emits the held records; with {@code endsDelivery} the last one carries the offset after the delivery. */
+    private void flushHeld(List<SourceRecord> out, boolean endsDelivery) {
+        for (int i = 0; i < held.size(); i++) {
+            emit(held.get(i), endsDelivery && i == held.size() - 1, out);
+        }
+        held.clear();
+    }
+
+    private void emit(Numbered numbered, boolean last, List<SourceRecord> out) {
+        if (numbered.order() <= skip) {
+            // Already in Kafka. Its position is not computed: a delivery replayed from before the stored position
+            // was committed before the last completed one.
+            return;
+        }
+        Delivery delivery = current;
+        Position at = last
+                ? Position.afterDelivery(Lsn.max(lastCompletedEnd, delivery.endLsn()))
+                : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), numbered.order());
+        String gid = delivery.gid().orElse(null);
+        LifecycleHeaders.Outcome outcome = LifecycleHeaders.Outcome.valueOf(delivery.kind().name());
+        ConnectHeaders headers = new ConnectHeaders();
+        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.lsn(), outcome,
+                gid != null, numbered.order(), gid));
+        Draft draft = numbered.draft();
+        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(at), draft.topic(), null, draft.keySchema(),
+                draft.key(), draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+        tracker.emitted(unit, record);
+        out.add(record);
+        position = at;
+    }
+}

@@ -1,0 +1,253 @@
+package io.github.pgoutput.connect;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.assembly.TransactionAssembler;
+import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.PgConnections;
+import io.github.pgoutput.replication.ReplicationSession;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.spill.SpillContext;
+import io.github.pgoutput.spill.TransactionSpill;
+import io.github.pgoutput.spill.TransactionSpills;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The source task: one replication session of one slot, turned into Kafka records.
+ *
+ * <p>Path: {@link ReplicationSession} → decoder → {@link TransactionAssembler} → {@link DeliveryEmitter} → {@code poll()}.
+ * {@code poll()} does bounded work: at most {@code max.batch.size} records, none while {@code max.queue.size} records
+ * are unacknowledged, and returns {@code null} when nothing is available (the session's keeper answers keepalives
+ * meanwhile). Feedback follows durability: in {@link #commit()}, after Connect has flushed offsets, the slot is
+ * confirmed up to what {@link AcknowledgementTracker} allows for the committed offset.
+ *
+ * <p>Errors leave through {@link ErrorClassifier}: a {@link RetriableException} closes the session, and the next
+ * {@code poll()} opens a new one (new assembler, spill cleared) from the last confirmed LSN, skipping what was
+ * already emitted.
+ *
+ * <p>Threads: Connect calls {@code poll()} and (since Kafka 3.0) {@code stop()} on the task thread,
+ * {@code commitRecord()} from the producer thread and {@code commit()} from the offset committer.
+ */
+public class PgOutputSourceTask extends SourceTask {
+
+    private static final Logger log = LoggerFactory.getLogger(PgOutputSourceTask.class);
+    /** How long an idle poll waits before returning null, so that Connect does not spin. */
+    private static final long IDLE_WAIT_MS = 100;
+    /** Pause before reconnecting after a transient failure. */
+    private static final long RECONNECT_BACKOFF_MS = 2_000;
+
+    private final AcknowledgementTracker tracker = new AcknowledgementTracker();
+    /** The records of the current poll; emptied when they are handed to Connect. */
+    private final List<SourceRecord> batch = new ArrayList<>();
+    private PgOutputSourceConnectorConfig config;
+    private Map<String, String> partition;
+    private TransactionSpill spill;
+    private volatile ReplicationSession session;
+    private TransactionAssembler assembler;
+    private DeliveryEmitter emitter;
+    private Position emitted;
+    private Lsn idleMark = Lsn.INVALID;
+    private long lastHeartbeatNanos = System.nanoTime();
+    private long reconnectNotBeforeNanos = System.nanoTime();
+    private volatile boolean stopping;
+
+    @Override
+    public String version() {
+        return new PgOutputSourceConnector().version();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new PgOutputSourceConnectorConfig(props);
+        partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
+        Map<String, Object> stored = context.offsetStorageReader().offset(partition);
+        emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        // Seam for the snapshot phase (snapshot.mode): it runs here, before streaming starts, when no offset is
+        // stored. Without it the task behaves as snapshot.mode=no_data and streams from the slot's position.
+        log.info("Task for slot {} of database {} starts streaming from stored offset {} (topic prefix {})", config.slotName(),
+                config.databaseDbname(), stored == null ? "none" : SourceOffsets.encode(emitted), config.topicPrefix());
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        if (stopping) {
+            return null;
+        }
+        try {
+            if (session == null && !openSession()) {
+                return null;
+            }
+            batch.clear();
+            int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+            if (room > 0) {
+                boolean idle = emitter.fill(batch, room);
+                if (idle) {
+                    markIdle();
+                    heartbeat(batch);
+                }
+            }
+            emitted = emitter.position();
+            if (batch.isEmpty()) {
+                TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
+                return null;
+            }
+            log.debug("Slot {}: {} records, {} unacknowledged, position {}", config.slotName(), batch.size(),
+                    tracker.unacknowledged(), SourceOffsets.encode(emitted));
+            List<SourceRecord> handedOver = List.copyOf(batch);
+            batch.clear();
+            return handedOver;
+        } catch (RuntimeException e) {
+            ConnectException classified = ErrorClassifier.classify("streaming from replication slot '" + config.slotName() + "'", e);
+            // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
+            tracker.abandon(batch);
+            batch.clear();
+            closeSession();
+            if (classified instanceof RetriableException) {
+                reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);
+                log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
+            }
+            throw classified;
+        }
+    }
+
+    /** Opens session, assembler and emitter; false while the reconnect back-off lasts. */
+    private boolean openSession() {
+        if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
+            return false;
+        }
+        ReplicationSettings settings = replicationSettings();
+        if (spill == null) {
+            spill = TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
+                    () -> PgConnections.openSql(settings)));
+        }
+        // Resume from what is confirmed durable: the committed offset, or what this task confirmed since. Everything
+        // emitted after it comes again and is skipped by the resume point.
+        Lsn resumeFrom = Lsn.max(durableFromOffsets(), tracker.durableThrough(Lsn.INVALID));
+        ReplicationSession opened = ReplicationSession.open(settings, resumeFrom);
+        try {
+            var decoder = new io.github.pgoutput.pgoutput.PgOutputDecoder(opened.protocol().decoderSettings());
+            io.github.pgoutput.assembly.PreparedTransactionMode mode =
+                    config.preparedTransactionMode() == PreparedTransactionMode.STAGE
+                            ? io.github.pgoutput.assembly.PreparedTransactionMode.STAGE
+                            : io.github.pgoutput.assembly.PreparedTransactionMode.FAIL;
+            TransactionAssembler newAssembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
+                    (payload, lsn) -> decoder.decode(payload, lsn, true), mode);
+            TopicNames topics = TopicNames.of(config);
+            AvroNames names = new AvroNames(config.topicPrefix());
+            ChangeRecordBuilder builder = new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), topics,
+                    names, new PostgresTypeMapper(ConnectorSettings.converters(config)), oid -> newAssembler.relations().type(oid),
+                    config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
+            emitter = new DeliveryEmitter(newAssembler, builder,
+                    config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
+                    tracker, partition, new ResumePoint(emitted), emitted);
+            assembler = newAssembler;
+            session = opened;
+            idleMark = Lsn.INVALID;
+            return true;
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+    }
+
+    private ReplicationSettings replicationSettings() {
+        try {
+            return CapturedTables.replicationSettings(config);
+        } catch (SQLException e) {
+            throw ErrorClassifier.classify("listing the tables for publication '" + config.publicationName() + "'", e);
+        }
+    }
+
+    /** Nothing is being emitted: the server's walEnd may be confirmed once everything before is durable. */
+    private void markIdle() {
+        Lsn walEnd = session.serverWalEnd();
+        if (walEnd.isValid() && walEnd.isAfter(idleMark)) {
+            idleMark = walEnd;
+            tracker.idleAt(walEnd);
+        }
+    }
+
+    private void heartbeat(List<SourceRecord> batch) {
+        int interval = config.heartbeatIntervalMs();
+        if (interval <= 0 || System.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
+            return;
+        }
+        lastHeartbeatNanos = System.nanoTime();
+        Lsn at = Lsn.max(emitted.lsn(), idleMark);
+        if (at.isValid()) {
+            batch.add(emitter.heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at));
+        }
+    }
+
+    @Override
+    public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        tracker.acknowledged(record);
+    }
+
+    /** Runs after Connect flushed offsets: confirm what the committed offset and the acknowledgements cover. */
+    @Override
+    public void commit() {
+        ReplicationSession current = session;
+        if (current == null) {
+            return;
+        }
+        Lsn durable = tracker.durableThrough(durableFromOffsets());
+        if (durable.isValid() && durable.isAfter(current.durableLsn())) {
+            log.debug("Slot {}: confirming {}", config.slotName(), durable);
+            current.declareDurable(durable);
+        }
+    }
+
+    private Lsn durableFromOffsets() {
+        Map<String, Object> stored = context.offsetStorageReader().offset(partition);
+        return stored == null ? Lsn.INVALID : SourceOffsets.decode(stored).lsn();
+    }
+
+    /**
+     * Connect (3.0 and later) calls this on the task thread after the last {@code poll()}, so the session and spill
+     * are released here; a concurrent poll sees the flag and returns at once.
+     */
+    @Override
+    public void stop() {
+        stopping = true;
+        closeSession();
+        if (spill != null) {
+            try {
+                spill.close();
+            } catch (RuntimeException e) {
+                log.warn("Slot {}: closing the transaction spill failed: {}", config.slotName(), e.getMessage());
+            }
+            spill = null;
+        }
+    }
+
+    private void closeSession() {
+        if (assembler != null) {
+            try {
+                assembler.close();
+            } catch (RuntimeException e) {
+                log.debug("closing the assembler failed: {}", e.getMessage());
+            }
+            assembler = null;
+        }
+        ReplicationSession open = session;
+        session = null;
+        emitter = null;
+        if (open != null) {
+            open.close();
+        }
+    }
+}

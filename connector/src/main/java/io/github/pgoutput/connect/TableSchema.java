@@ -1,0 +1,208 @@
+package io.github.pgoutput.connect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongFunction;
+
+import io.github.pgoutput.converters.ColumnConverter;
+import io.github.pgoutput.converters.PgColumnType;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.ColumnValue;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.pgoutput.TupleData;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/**
+ * The Connect schemas of one version of one table, built from its Relation message alone: the key (the columns the
+ * Relation flags as part of the replica identity key: the primary key, or the REPLICA IDENTITY USING INDEX columns;
+ * with REPLICA IDENTITY FULL every column), the row ({@code before}/{@code after}) and the envelope. Turns tuples into
+ * {@link Struct}s with the converters module.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class TableSchema {
+
+    /** PostgreSQL's FirstNormalObjectId: OIDs below it are built-in, and pgoutput sends no Type message for them. */
+    private static final long FIRST_NORMAL_OID = 16384;
+
+    private final Relation relation;
+    private final int version;
+    private final ColumnConverter[] converters;
+    private final Schema keySchema;
+    private final Schema rowSchema;
+    private final Schema envelopeSchema;
+
+    TableSchema(Relation relation, int version, AvroNames names, PostgresTypeMapper types, LongFunction<Optional<Type>> userTypes,
+                Schema sourceSchema, Schema transactionSchema) {
+        this.relation = relation;
+        this.version = version;
+        List<RelationColumn> columns = relation.columns();
+        converters = new ColumnConverter[columns.size()];
+        SchemaBuilder key = SchemaBuilder.struct().name(names.key(relation.namespace(), relation.relationName())).version(version);
+        SchemaBuilder row = SchemaBuilder.struct().name(names.value(relation.namespace(), relation.relationName())).version(version)
+                .optional();
+        boolean hasKey = false;
+        for (int i = 0; i < columns.size(); i++) {
+            RelationColumn column = columns.get(i);
+            converters[i] = types.converterFor(columnType(column, userTypes));
+            String field = column.name();
+            row.field(field, converters[i].schema(true));
+            if (column.partOfKey()) {
+                key.field(field, converters[i].schema(false));
+                hasKey = true;
+            }
+        }
+        keySchema = hasKey ? key.build() : null;
+        rowSchema = row.build();
+        envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName())).version(version)
+                .field(Envelope.BEFORE, rowSchema)
+                .field(Envelope.AFTER, rowSchema)
+                .field(Envelope.SOURCE, sourceSchema)
+                .field(Envelope.OP, Schema.STRING_SCHEMA)
+                .field(Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
+                .field(Envelope.TRANSACTION, transactionSchema)
+                .build();
+    }
+
+    private static PgColumnType columnType(RelationColumn column, LongFunction<Optional<Type>> userTypes) {
+        int oid = (int) column.typeOid();
+        if (column.typeOid() < FIRST_NORMAL_OID) {
+            return PgColumnType.builtIn(oid, column.typeModifier());
+        }
+        // User-defined types (enums, domains, extension types) are converted through their text form: the Type
+        // message names them, but telling an enum from a domain would need a catalog query, which the layers below
+        // the connector never make.
+        Optional<Type> type = userTypes.apply(column.typeOid());
+        return new PgColumnType(oid, column.typeModifier(), type.map(Type::namespace).orElse(""),
+                type.map(Type::typeName).orElse("oid " + Integer.toUnsignedString(oid)), new PgColumnType.Unknown());
+    }
+
+    Relation relation() {
+        return relation;
+    }
+
+    int version() {
+        return version;
+    }
+
+    /** Null when the table has no key columns (no primary key and no replica identity index). */
+    Schema keySchema() {
+        return keySchema;
+    }
+
+    Schema rowSchema() {
+        return rowSchema;
+    }
+
+    Schema envelopeSchema() {
+        return envelopeSchema;
+    }
+
+    /**
+     * The row as a Struct. An unchanged TOAST value ({@code u}) takes the value of the same column in {@code old}
+     * when that has one (REPLICA IDENTITY FULL), else the converter's placeholder.
+     *
+     * @param old the old tuple to take unchanged TOAST values from, or null
+     */
+    Struct row(TupleData tuple, TupleData old) {
+        requireWidth(tuple);
+        Struct row = new Struct(rowSchema);
+        List<RelationColumn> columns = relation.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            ColumnValue value = tuple.get(i);
+            if (value instanceof ColumnValue.UnchangedToast && old != null && old.size() == tuple.size()
+                    && !(old.get(i) instanceof ColumnValue.UnchangedToast) && !(old.get(i) instanceof ColumnValue.Null)) {
+                value = old.get(i);
+            }
+            row.put(columns.get(i).name(), convert(i, value));
+        }
+        return row;
+    }
+
+    /** The row from a key-only old tuple: key columns set, every other column null. */
+    Struct keyOnlyRow(TupleData keyTuple) {
+        requireWidth(keyTuple);
+        Struct row = new Struct(rowSchema);
+        List<RelationColumn> columns = relation.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).partOfKey()) {
+                row.put(columns.get(i).name(), convert(i, keyTuple.get(i)));
+            }
+        }
+        return row;
+    }
+
+    /** The key Struct taken from a row Struct, or null when the table has no key. */
+    Struct key(Struct row) {
+        if (keySchema == null || row == null) {
+            return null;
+        }
+        Struct key = new Struct(keySchema);
+        for (RelationColumn column : relation.columns()) {
+            if (column.partOfKey()) {
+                Object value = row.get(column.name());
+                if (value == null) {
+                    throw new ConnectException("key column " + column.name() + " of " + qualifiedName() + " is NULL or was not"
+                            + " sent; a replica identity key column must have a value");
+                }
+                key.put(column.name(), value);
+            }
+        }
+        return key;
+    }
+
+    String qualifiedName() {
+        return relation.namespace() + "." + relation.relationName();
+    }
+
+    private Object convert(int index, ColumnValue value) {
+        ColumnConverter converter = converters[index];
+        try {
+            if (value instanceof ColumnValue.Null) {
+                return null;
+            }
+            if (value instanceof ColumnValue.Text text) {
+                return converter.fromText(text.asString());
+            }
+            if (value instanceof ColumnValue.Binary binary) {
+                return converter.fromBinary(binary.value().toByteArray());
+            }
+            return converter.unchangedToastValue().orElseThrow(() -> new ConnectException("column "
+                    + relation.columns().get(index).name() + " of " + qualifiedName() + " is an unchanged TOAST value of type "
+                    + converter.type().describe() + ", which has no placeholder in its schema; set REPLICA IDENTITY FULL on the"
+                    + " table so the old value is sent, or use decimal.handling.mode=string"));
+        } catch (RuntimeException e) {
+            if (e instanceof ConnectException) {
+                throw e;
+            }
+            throw new ConnectException("converting column " + relation.columns().get(index).name() + " of " + qualifiedName()
+                    + " (" + converter.type().describe() + ") failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void requireWidth(TupleData tuple) {
+        if (tuple.size() != relation.columns().size()) {
+            throw new ConnectException("a tuple of " + qualifiedName() + " has " + tuple.size() + " columns, but its Relation"
+                    + " message lists " + relation.columns().size() + "; the stream does not match its schema");
+        }
+    }
+
+    /** Field names of the Debezium change-event envelope. */
+    static final class Envelope {
+        static final String BEFORE = "before";
+        static final String AFTER = "after";
+        static final String SOURCE = "source";
+        static final String OP = "op";
+        static final String TS_MS = "ts_ms";
+        static final String TRANSACTION = "transaction";
+
+        private Envelope() {
+        }
+    }
+}

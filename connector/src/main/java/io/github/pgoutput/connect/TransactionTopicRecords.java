@@ -1,0 +1,105 @@
+package io.github.pgoutput.connect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.github.pgoutput.assembly.Delivery;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * The records of {@code <topic.prefix>.transaction}: Debezium's transaction metadata ({@code status} BEGIN/END,
+ * {@code id}, {@code event_count}, {@code data_collections}, {@code ts_ms}) extended with the lifecycle of the
+ * delivery: {@code outcome} (COMMITTED, PREPARED, ROLLED_BACK), {@code two_phase}, {@code xid}, {@code gid},
+ * {@code lsn} (commit or prepare LSN) and {@code end_lsn}.
+ *
+ * <p>A delivery with changes gets a BEGIN record before them and an END record after them. A two-phase COMMITTED
+ * (COMMIT PREPARED) or ROLLED_BACK delivery has no changes and gets one record, with {@code status} equal to its
+ * outcome. Records of a two-phase transaction are keyed by its GID, so its PREPARED, COMMITTED or ROLLED_BACK
+ * records share a partition; others by the transaction id.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class TransactionTopicRecords {
+
+    static final String STATUS_BEGIN = "BEGIN";
+    static final String STATUS_END = "END";
+
+    private final String topic;
+    private final Schema keySchema;
+    private final Schema valueSchema;
+    private final Schema collectionSchema;
+
+    TransactionTopicRecords(TopicNames topics, AvroNames names) {
+        topic = topics.transaction();
+        keySchema = SchemaBuilder.struct().name(names.fullName("TransactionMetadataKey"))
+                .field("id", Schema.STRING_SCHEMA).build();
+        collectionSchema = SchemaBuilder.struct().name(names.fullName("DataCollection"))
+                .field("data_collection", Schema.STRING_SCHEMA)
+                .field("event_count", Schema.INT64_SCHEMA).build();
+        valueSchema = SchemaBuilder.struct().name(names.fullName("TransactionMetadataValue"))
+                .field("status", Schema.STRING_SCHEMA)
+                .field("id", Schema.STRING_SCHEMA)
+                .field("event_count", Schema.OPTIONAL_INT64_SCHEMA)
+                .field("data_collections", SchemaBuilder.array(collectionSchema).optional().build())
+                .field("ts_ms", Schema.INT64_SCHEMA)
+                .field("outcome", Schema.STRING_SCHEMA)
+                .field("two_phase", Schema.BOOLEAN_SCHEMA)
+                .field("xid", Schema.INT64_SCHEMA)
+                .field("gid", Schema.OPTIONAL_STRING_SCHEMA)
+                .field("lsn", Schema.STRING_SCHEMA)
+                .field("end_lsn", Schema.OPTIONAL_STRING_SCHEMA)
+                .build();
+    }
+
+    /** Debezium's transaction id text: the xid, or the GID for a two-phase transaction. */
+    static String transactionId(Delivery delivery) {
+        return delivery.gid().orElse(Long.toString(delivery.xid().value()));
+    }
+
+    /** True when the delivery gets BEGIN and END records: it is a transaction that may carry changes. */
+    static boolean hasBeginAndEnd(Delivery delivery) {
+        return delivery.xid().isValid() && !(delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK);
+    }
+
+    ChangeRecordBuilder.Draft begin(Delivery delivery) {
+        return draft(delivery, STATUS_BEGIN, null);
+    }
+
+    /** @param countsPerTopic records per table topic of the delivery */
+    ChangeRecordBuilder.Draft end(Delivery delivery, Map<String, Long> countsPerTopic) {
+        return draft(delivery, STATUS_END, countsPerTopic);
+    }
+
+    /** The one record of a two-phase COMMITTED or ROLLED_BACK delivery. */
+    ChangeRecordBuilder.Draft outcome(Delivery delivery) {
+        return draft(delivery, delivery.kind().name(), null);
+    }
+
+    private ChangeRecordBuilder.Draft draft(Delivery delivery, String status, Map<String, Long> counts) {
+        String id = transactionId(delivery);
+        long time = delivery.time() == null ? System.currentTimeMillis() : delivery.time().toEpochMilli();
+        Struct value = new Struct(valueSchema)
+                .put("status", status)
+                .put("id", id)
+                .put("ts_ms", time)
+                .put("outcome", delivery.kind().name())
+                .put("two_phase", delivery.twoPhase() || delivery.gid().isPresent())
+                .put("xid", delivery.xid().value())
+                .put("gid", delivery.gid().orElse(null))
+                .put("lsn", delivery.lsn().toString())
+                .put("end_lsn", delivery.hasEndLsn() ? delivery.endLsn().toString() : null);
+        if (counts != null) {
+            List<Struct> collections = new ArrayList<>(counts.size());
+            long total = 0;
+            for (Map.Entry<String, Long> entry : counts.entrySet()) {
+                collections.add(new Struct(collectionSchema).put("data_collection", entry.getKey()).put("event_count", entry.getValue()));
+                total += entry.getValue();
+            }
+            value.put("event_count", total).put("data_collections", collections);
+        }
+        return new ChangeRecordBuilder.Draft(topic, keySchema, new Struct(keySchema).put("id", id), valueSchema, value, time);
+    }
+}

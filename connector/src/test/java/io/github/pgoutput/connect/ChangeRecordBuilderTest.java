@@ -1,0 +1,212 @@
+package io.github.pgoutput.connect;
+
+import static io.github.pgoutput.connect.Deliveries.assemble;
+import static io.github.pgoutput.connect.Deliveries.concat;
+import static io.github.pgoutput.connect.Deliveries.transaction;
+import static io.github.pgoutput.connect.Deliveries.tuple;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.converters.ConverterOptions;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.OldTuple;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Delete;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Truncate;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.pgoutput.Xid;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChangeRecordBuilderTest {
+
+    private static final long INT8 = 20;
+    private static final long TEXT = 25;
+    private static final long NUMERIC = 1700;
+
+    @TempDir
+    Path spill;
+
+    private static Relation orders(RelationColumn... extra) {
+        List<RelationColumn> columns = new java.util.ArrayList<>(List.of(new RelationColumn(true, "id", INT8, -1),
+                new RelationColumn(false, "name", TEXT, -1)));
+        columns.addAll(List.of(extra));
+        return new Relation(Xid.INVALID, 16400, "public", "orders", ReplicaIdentity.DEFAULT, columns);
+    }
+
+    private static ChangeRecordBuilder builder(boolean tombstones) {
+        return new ChangeRecordBuilder("shop", "inventory", "1.0", new TopicNames("shop", "__heartbeat"), new AvroNames("shop"),
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), oid -> Optional.empty(), tombstones, (s, t) -> !t.equals("ignored"));
+    }
+
+    private List<Draft> build(ChangeRecordBuilder builder, PgOutputMessage... messages) {
+        List<Draft> drafts = new java.util.ArrayList<>();
+        for (Deliveries.Read read : assemble(spill, messages)) {
+            long order = 1;
+            for (var change : read.changes()) {
+                List<Draft> built = builder.build(change, read.delivery(), order);
+                order += built.size();
+                drafts.addAll(built);
+            }
+        }
+        return drafts;
+    }
+
+    private static Struct value(Draft draft) {
+        return (Struct) draft.value();
+    }
+
+    @Test
+    void insertBecomesACreateEnvelopeKeyedByThePrimaryKey() {
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen")))));
+
+        assertThat(drafts).hasSize(1);
+        Draft draft = drafts.get(0);
+        assertThat(draft.topic()).isEqualTo("shop.public.orders");
+        assertThat(draft.keySchema().name()).isEqualTo("shop.public.orders.Key");
+        assertThat(((Struct) draft.key()).get("id")).isEqualTo(7L);
+        Struct value = value(draft);
+        assertThat(draft.valueSchema().name()).isEqualTo("shop.public.orders.Envelope");
+        assertThat(value.get("op")).isEqualTo("c");
+        assertThat(value.get("before")).isNull();
+        assertThat(value.getStruct("after").get("name")).isEqualTo("pen");
+        assertThat(value.getInt64("ts_ms")).isPositive();
+        Struct source = value.getStruct("source");
+        assertThat(source.get("name")).isEqualTo("shop");
+        assertThat(source.get("db")).isEqualTo("inventory");
+        assertThat(source.get("schema")).isEqualTo("public");
+        assertThat(source.get("table")).isEqualTo("orders");
+        assertThat(source.get("txId")).isEqualTo(742L);
+        assertThat(source.get("ts_ms")).isEqualTo(java.time.Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
+        assertThat(source.get("commit_lsn")).isEqualTo("0/5000");
+        Struct transaction = value.getStruct("transaction");
+        assertThat(transaction.get("id")).isEqualTo("742");
+        assertThat(transaction.get("total_order")).isEqualTo(1L);
+        assertThat(transaction.get("data_collection_order")).isEqualTo(1L);
+        draft.valueSchema().schema();
+        org.apache.kafka.connect.data.ConnectSchema.validateValue(draft.valueSchema(), value);
+    }
+
+    @Test
+    void deleteIsFollowedByATombstoneOnlyWhenConfigured() {
+        PgOutputMessage[] stream = concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null)))));
+
+        List<Draft> with = build(builder(true), stream);
+        assertThat(with).extracting(d -> d.value() == null ? null : value(d).get("op")).containsExactly("d", null);
+        assertThat(value(with.get(0)).getStruct("before").get("id")).isEqualTo(7L);
+        assertThat(value(with.get(0)).get("after")).isNull();
+        assertThat(with.get(1).key()).isEqualTo(with.get(0).key());
+        assertThat(with.get(1).valueSchema()).isNull();
+
+        assertThat(build(builder(false), stream)).hasSize(1);
+    }
+
+    @Test
+    void updateThatChangesTheKeyBecomesDeleteTombstoneAndCreate() {
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Update(Xid.INVALID, 16400, Optional.of(new OldTuple(OldTuple.Kind.KEY, tuple("7", null))), tuple("8", "pen")))));
+
+        assertThat(drafts).extracting(d -> d.value() == null ? null : value(d).get("op")).containsExactly("d", null, "c");
+        assertThat(((Struct) drafts.get(0).key()).get("id")).isEqualTo(7L);
+        assertThat(((Struct) drafts.get(2).key()).get("id")).isEqualTo(8L);
+        assertThat(drafts).extracting(d -> d.value() == null ? null : value(d).getStruct("transaction").get("total_order"))
+                .containsExactly(1L, null, 3L);
+    }
+
+    @Test
+    void updateInPlaceIsOneUpdateRecordWithUnchangedToastAsPlaceholder() {
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Update(Xid.INVALID, 16400, Optional.empty(), tuple("7", "\u0000u")))));
+
+        assertThat(drafts).singleElement().satisfies(d -> {
+            assertThat(value(d).get("op")).isEqualTo("u");
+            assertThat(value(d).getStruct("after").get("name")).isEqualTo(ConverterOptions.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER);
+        });
+    }
+
+    @Test
+    void unchangedToastOfATypeWithoutPlaceholderFailsInsteadOfInventingAValue() {
+        Relation withNumeric = orders(new RelationColumn(false, "price", NUMERIC, -1));
+        assertThatThrownBy(() -> build(builder(true), concat(new PgOutputMessage[] {withNumeric}, transaction(742, 0x5000,
+                new Update(Xid.INVALID, 16400, Optional.empty(), tuple("7", "pen", "\u0000u"))))))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("price").hasMessageContaining("REPLICA IDENTITY FULL");
+    }
+
+    @Test
+    void schemaGetsANewVersionWhenTheRelationChangesAndKeepsItWhenResent() {
+        ChangeRecordBuilder builder = builder(true);
+        Relation added = orders(new RelationColumn(false, "note", TEXT, -1));
+        List<Draft> drafts = build(builder, concat(new PgOutputMessage[] {orders()},
+                transaction(1, 0x5000, new Insert(Xid.INVALID, 16400, tuple("1", "a"))),
+                new PgOutputMessage[] {orders()},
+                transaction(2, 0x6000, new Insert(Xid.INVALID, 16400, tuple("2", "b"))),
+                new PgOutputMessage[] {added},
+                transaction(3, 0x7000, new Insert(Xid.INVALID, 16400, tuple("3", "c", "x")))));
+
+        assertThat(drafts.get(0).valueSchema()).isSameAs(drafts.get(1).valueSchema());
+        assertThat(drafts.get(0).valueSchema().version()).isEqualTo(1);
+        Schema altered = drafts.get(2).valueSchema();
+        assertThat(altered.version()).isEqualTo(2);
+        assertThat(altered.field("after").schema().field("note")).isNotNull();
+        assertThat(value(drafts.get(2)).getStruct("after").get("note")).isEqualTo("x");
+    }
+
+    @Test
+    void namesAreAvroValidForOddTableNames() {
+        Relation odd = new Relation(Xid.INVALID, 16500, "Sales Dept", "2024-orders", ReplicaIdentity.DEFAULT,
+                List.of(new RelationColumn(true, "id", INT8, -1)));
+        Draft draft = build(builder(true), concat(new PgOutputMessage[] {odd},
+                transaction(1, 0x5000, new Insert(Xid.INVALID, 16500, tuple("1"))))).get(0);
+
+        assertThat(draft.topic()).isEqualTo("shop.Sales_Dept.2024-orders");
+        assertThat(draft.valueSchema().name()).isEqualTo("shop.Sales_Dept._2024_orders.Envelope");
+        assertThat(draft.keySchema().name()).isEqualTo("shop.Sales_Dept._2024_orders.Key");
+    }
+
+    @Test
+    void truncateIsOneRecordPerCapturedTableWithoutKey() {
+        Relation other = new Relation(Xid.INVALID, 16401, "public", "lines", ReplicaIdentity.DEFAULT,
+                List.of(new RelationColumn(true, "id", INT8, -1)));
+        Relation ignored = new Relation(Xid.INVALID, 16402, "public", "ignored", ReplicaIdentity.DEFAULT,
+                List.of(new RelationColumn(true, "id", INT8, -1)));
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders(), other, ignored},
+                transaction(1, 0x5000, new Truncate(Xid.INVALID, 0, List.of(16400L, 16401L, 16402L)))));
+
+        assertThat(drafts).extracting(Draft::topic).containsExactly("shop.public.orders", "shop.public.lines");
+        assertThat(drafts).allSatisfy(d -> {
+            assertThat(d.key()).isNull();
+            assertThat(value(d).get("op")).isEqualTo("t");
+            assertThat(value(d).get("before")).isNull();
+            assertThat(value(d).get("after")).isNull();
+        });
+    }
+
+    @Test
+    void tableWithoutKeyColumnsHasNoKeyAndChangesOfUncapturedTablesGiveNothing() {
+        Relation keyless = new Relation(Xid.INVALID, 16600, "public", "log", ReplicaIdentity.NOTHING,
+                List.of(new RelationColumn(false, "line", TEXT, -1)));
+        Relation ignored = new Relation(Xid.INVALID, 16402, "public", "ignored", ReplicaIdentity.DEFAULT,
+                List.of(new RelationColumn(true, "id", INT8, -1)));
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {keyless, ignored}, transaction(1, 0x5000,
+                new Insert(Xid.INVALID, 16600, tuple("hello")), new Insert(Xid.INVALID, 16402, tuple("1")))));
+
+        assertThat(drafts).singleElement().satisfies(d -> {
+            assertThat(d.key()).isNull();
+            assertThat(d.keySchema()).isNull();
+        });
+    }
+}

@@ -1,0 +1,147 @@
+package io.github.pgoutput.connect;
+
+import static io.github.pgoutput.connect.Deliveries.concat;
+import static io.github.pgoutput.connect.Deliveries.transaction;
+import static io.github.pgoutput.connect.Deliveries.tuple;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.converters.ConverterOptions;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.BeginPrepare;
+import io.github.pgoutput.pgoutput.PgOutputMessage.CommitPrepared;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.RollbackPrepared;
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.pgoutput.Xid;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeliveryEmitterTest {
+
+    private static final Instant TIME = Instant.parse("2026-01-02T03:04:05Z");
+    private static final Map<String, String> PARTITION = SourceOffsets.partition("db", "slot");
+    private static final Relation T = new Relation(Xid.INVALID, 1, "public", "t", ReplicaIdentity.DEFAULT,
+            List.of(new RelationColumn(true, "id", 20, -1)));
+
+    @TempDir
+    Path spill;
+
+    private final AcknowledgementTracker tracker = new AcknowledgementTracker();
+
+    private static Insert insert(int id) {
+        return new Insert(Xid.INVALID, 1, tuple(Integer.toString(id)));
+    }
+
+    /** Two transactions: xid 10 with two inserts committed at 0/5000, xid 11 with one insert at 0/6000. */
+    private static PgOutputMessage[] twoTransactions() {
+        return concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1), insert(2)), transaction(11, 0x6000, insert(3)));
+    }
+
+    private List<SourceRecord> emitAll(boolean metadata, Position start, PgOutputMessage... messages) {
+        TopicNames topics = new TopicNames("p", "hb");
+        AvroNames names = new AvroNames("p");
+        var assembler = Deliveries.assembler(spill, messages);
+        ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, names,
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), oid -> Optional.empty(), true, (s, t) -> true);
+        DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics, names) : null,
+                tracker, PARTITION, new ResumePoint(start), start);
+        List<SourceRecord> out = new ArrayList<>();
+        while (!emitter.fill(out, out.size() + 2)) {
+            // small batches: the emitter must keep its place between calls
+        }
+        return out;
+    }
+
+    private static Position offset(SourceRecord record) {
+        return SourceOffsets.decode(record.sourceOffset());
+    }
+
+    private static String header(SourceRecord record, String name) {
+        return String.valueOf(record.headers().lastWithName(name).value());
+    }
+
+    @Test
+    void numbersRecordsPerDeliveryAndOnlyTheLastCarriesTheOffsetAfterIt() {
+        List<SourceRecord> records = emitAll(false, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+
+        assertThat(records).extracting(r -> header(r, LifecycleHeaders.TX_ORDER)).containsExactly("1", "2", "1");
+        assertThat(records).extracting(r -> header(r, LifecycleHeaders.COMMIT_LSN)).containsExactly("0/5000", "0/5000", "0/6000");
+        assertThat(offset(records.get(0))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 1));
+        assertThat(offset(records.get(1))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
+        assertThat(offset(records.get(2))).isEqualTo(Position.afterDelivery(Lsn.of(0x6020)));
+    }
+
+    @Test
+    void transactionMetadataWrapsEachDeliveryInBeginAndEnd() {
+        List<SourceRecord> records = emitAll(true, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+
+        assertThat(records).extracting(SourceRecord::topic).containsExactly("p.transaction", "p.public.t", "p.public.t",
+                "p.transaction", "p.transaction", "p.public.t", "p.transaction");
+        Struct end = (Struct) records.get(3).value();
+        assertThat(end.get("status")).isEqualTo("END");
+        assertThat(end.get("event_count")).isEqualTo(2L);
+        assertThat(end.get("end_lsn")).isEqualTo("0/5020");
+        assertThat(offset(records.get(2))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 3));
+        assertThat(offset(records.get(3))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
+    }
+
+    @Test
+    void afterARestartSkipsWhatKafkaAlreadyHas() {
+        List<SourceRecord> all = emitAll(true, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+        Position stored = offset(all.get(1)); // BEGIN and the first insert of xid 10 were stored
+
+        List<SourceRecord> resumed = emitAll(true, stored, twoTransactions());
+
+        assertThat(resumed).extracting(r -> r.topic() + "#" + header(r, LifecycleHeaders.TX_ORDER))
+                .isEqualTo(all.subList(2, all.size()).stream().map(r -> r.topic() + "#" + header(r, LifecycleHeaders.TX_ORDER)).toList());
+        assertThat(emitAll(true, offset(all.get(3)), twoTransactions())).hasSize(3);
+    }
+
+    @Test
+    void stageModeEmitsPreparedChangesAndOneOutcomeRecordPerGid() {
+        PgOutputMessage[] messages = concat(new PgOutputMessage[] {T,
+                new BeginPrepare(Lsn.of(0x5000), Lsn.of(0x5040), TIME, Xid.of(20), "gid-1"), insert(1),
+                new Prepare(0, Lsn.of(0x5000), Lsn.of(0x5040), TIME, Xid.of(20), "gid-1"),
+                new BeginPrepare(Lsn.of(0x6000), Lsn.of(0x6040), TIME, Xid.of(21), "gid-2"), insert(2),
+                new Prepare(0, Lsn.of(0x6000), Lsn.of(0x6040), TIME, Xid.of(21), "gid-2"),
+                new CommitPrepared(0, Lsn.of(0x7000), Lsn.of(0x7040), TIME, Xid.of(20), "gid-1"),
+                new RollbackPrepared(0, Lsn.of(0x6040), Lsn.of(0x8040), TIME, TIME, Xid.of(21), "gid-2")});
+
+        List<SourceRecord> records = emitAll(true, Position.afterDelivery(Lsn.INVALID), messages);
+
+        List<SourceRecord> changes = records.stream().filter(r -> r.topic().equals("p.public.t")).toList();
+        assertThat(changes).allSatisfy(r -> {
+            assertThat(header(r, LifecycleHeaders.OUTCOME)).isEqualTo("PREPARED");
+            assertThat(header(r, LifecycleHeaders.TWO_PHASE)).isEqualTo("true");
+        });
+        assertThat(changes).extracting(r -> header(r, LifecycleHeaders.GID)).containsExactly("gid-1", "gid-2");
+        List<SourceRecord> outcomes = records.subList(records.size() - 2, records.size());
+        assertThat(outcomes).extracting(r -> ((Struct) r.value()).get("status")).containsExactly("COMMITTED", "ROLLED_BACK");
+        assertThat(outcomes).extracting(r -> ((Struct) r.key()).get("id")).containsExactly("gid-1", "gid-2");
+        assertThat(offset(outcomes.get(1))).isEqualTo(Position.afterDelivery(Lsn.of(0x8040)));
+    }
+
+    @Test
+    void everyEmittedRecordIsTrackedUntilAcknowledged() {
+        List<SourceRecord> records = emitAll(false, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+
+        assertThat(tracker.unacknowledged()).isEqualTo(3);
+        records.forEach(tracker::acknowledged);
+        assertThat(tracker.durableThrough(Lsn.of(0x6020))).isEqualTo(Lsn.of(0x6020));
+    }
+}
