@@ -38,6 +38,9 @@ class KafkaOutageIT {
         config.put("status.update.interval.ms", "500");
         connect.configureConnector("outage", config);
         connect.awaitRunning("outage", 1, WAIT);
+        // RUNNING comes before the task has created the slot; changes committed before that are not in its stream.
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'outage_slot' AND active").isEmpty());
         for (int i = 1; i <= 50; i++) {
             db.execute("INSERT INTO t VALUES (" + i + ", 'before-" + i + "')");
         }
