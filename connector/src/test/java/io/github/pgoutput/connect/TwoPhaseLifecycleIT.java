@@ -59,6 +59,12 @@ class TwoPhaseLifecycleIT {
         assertOutcome(lifecycleRecord("stage", "gid-rollback").orElseThrow(), "ROLLED_BACK", prepared.get(2));
         assertThat(connect.readAll("stage.public.t", Duration.ofSeconds(20))).as("nothing re-sent on the table topic")
                 .hasSize(3);
+        // Keyed by GID, a transaction's records share a partition: its PREPARED BEGIN/END come before its outcome.
+        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll("stage.transaction", Duration.ofSeconds(20));
+        assertThat(statusesKeyed(transactions, "gid-commit")).containsExactly("BEGIN/PREPARED", "END/PREPARED",
+                "COMMITTED/COMMITTED");
+        assertThat(statusesKeyed(transactions, "gid-rollback")).containsExactly("BEGIN/PREPARED", "END/PREPARED",
+                "ROLLED_BACK/ROLLED_BACK");
         release(db, "stage", "stage_slot");
     }
 
@@ -102,6 +108,17 @@ class TwoPhaseLifecycleIT {
                 .reduce((first, second) -> {
                     throw new AssertionError("two lifecycle records keyed " + gid + ": " + first + ", " + second);
                 });
+    }
+
+    /** status/outcome of the transaction-topic records keyed {@code gid}, in partition order. */
+    private static List<String> statusesKeyed(List<ConsumerRecord<byte[], byte[]>> transactions, String gid) {
+        return transactions.stream()
+                .filter(r -> r.key() != null && TopicReplica.json(r.key()).path("id").asText().equals(gid))
+                .sorted(java.util.Comparator.comparingInt(ConsumerRecord<byte[], byte[]>::partition)
+                        .thenComparingLong(ConsumerRecord::offset))
+                .map(r -> TopicReplica.json(r.value()))
+                .map(v -> v.get("status").asText() + "/" + v.get("outcome").asText())
+                .toList();
     }
 
     private static void assertOutcome(ConsumerRecord<byte[], byte[]> lifecycle, String outcome,
