@@ -91,10 +91,21 @@ class WorkerFailoverIT {
     }
 
     private static void awaitRebuilt(Map<Long, Map<String, String>> expected, List<ConsumerRecord<byte[], byte[]>> records) {
-        ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
-            records.clear();
-            records.addAll(connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)));
-            return TopicReplica.rebuild(records, COLUMNS).equals(expected);
-        });
+        try {
+            ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
+                records.clear();
+                records.addAll(connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)));
+                return TopicReplica.rebuild(records, COLUMNS).equals(expected);
+            });
+        } catch (AssertionError timedOut) {
+            Map<Long, Map<String, String>> rebuilt = TopicReplica.rebuild(records, COLUMNS);
+            List<String> differences = expected.entrySet().stream()
+                    .filter(e -> !e.getValue().equals(rebuilt.get(e.getKey())))
+                    .map(e -> e.getKey() + ": database " + e.getValue() + ", topic " + rebuilt.get(e.getKey()))
+                    .limit(20).toList();
+            throw new AssertionError(timedOut.getMessage() + "; " + records.size() + " records, "
+                    + TopicReplica.duplicates(records) + " duplicates, rows " + rebuilt.size() + " of " + expected.size()
+                    + "; first differences: " + differences, timedOut);
+        }
     }
 }
