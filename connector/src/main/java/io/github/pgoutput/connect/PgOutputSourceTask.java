@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,12 +49,15 @@ public class PgOutputSourceTask extends SourceTask {
     private static final long IDLE_WAIT_MS = 100;
     /** Pause before reconnecting after a transient failure. */
     private static final long RECONNECT_BACKOFF_MS = 2_000;
+    /** How long the confirmed LSN may stay behind emitted deliveries before a WARN: the slot retains WAL meanwhile. */
+    private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
 
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
     /** The records of the current poll; emptied when they are handed to Connect. */
     private final List<SourceRecord> batch = new ArrayList<>();
     private PgOutputSourceConnectorConfig config;
     private Map<String, String> partition;
+    private ConfirmationLagWatch lagWatch;
     private TransactionSpill spill;
     private volatile ReplicationSession session;
     private TransactionAssembler assembler;
@@ -73,6 +77,7 @@ public class PgOutputSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new PgOutputSourceConnectorConfig(props);
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
+        lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, System::nanoTime);
         Map<String, Object> stored = context.offsetStorageReader().offset(partition);
         emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
         // Seam for the snapshot phase (snapshot.mode): it runs here, before streaming starts, when no offset is
@@ -100,6 +105,7 @@ public class PgOutputSourceTask extends SourceTask {
                 }
             }
             emitted = emitter.position();
+            lagWatch.observe(session.durableLsn(), emitted.lsn()).ifPresent(log::warn);
             if (batch.isEmpty()) {
                 TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
                 return null;

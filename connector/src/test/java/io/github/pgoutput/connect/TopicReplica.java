@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -73,6 +75,23 @@ final class TopicReplica {
             values.put(column, value == null || value.isNull() ? null : value.asText());
         }
         return values;
+    }
+
+    /**
+     * How many records repeat one already in {@code records}: a record is identified by its delivery
+     * ({@code pg.commit_lsn}) and its position in it ({@code pg.tx_order}), so a delivery written twice after a
+     * restart counts once per repeated record.
+     */
+    static long duplicates(List<ConsumerRecord<byte[], byte[]>> records) {
+        Set<String> seen = new HashSet<>();
+        long repeated = 0;
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            Map<String, String> headers = ConnectWorkerCluster.headerTexts(record);
+            if (!seen.add(headers.get(LifecycleHeaders.COMMIT_LSN) + "#" + headers.get(LifecycleHeaders.TX_ORDER))) {
+                repeated++;
+            }
+        }
+        return repeated;
     }
 
     /** Field names of a JSON object, for messages. */
