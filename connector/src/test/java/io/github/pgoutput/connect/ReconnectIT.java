@@ -42,6 +42,9 @@ class ReconnectIT {
         config.put("status.update.interval.ms", "500");
         connect.configureConnector("reconnect", config);
         connect.awaitRunning("reconnect", 1, WAIT);
+        // RUNNING comes before the task has created the slot; changes committed before that are not in its stream.
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'reconnect_slot' AND active").isEmpty());
         String firstPid = awaitNewWalsender(db, "none");
 
         int checks = 0;

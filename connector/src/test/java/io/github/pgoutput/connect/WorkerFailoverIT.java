@@ -41,6 +41,9 @@ class WorkerFailoverIT {
         config.put("status.update.interval.ms", "500");
         connect.configureConnector("failover", config);
         String firstWorker = connect.awaitRunning("failover", 1, WAIT).tasks().get(0).workerId();
+        // RUNNING comes before the task has created the slot; changes committed before that are not in its stream.
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'failover_slot' AND active").isEmpty());
 
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         int committed;
