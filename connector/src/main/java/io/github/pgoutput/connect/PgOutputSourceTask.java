@@ -63,6 +63,9 @@ public class PgOutputSourceTask extends SourceTask {
     private long lastHeartbeatNanos = System.nanoTime();
     private long reconnectNotBeforeNanos = System.nanoTime();
     private volatile boolean stopping;
+    private StreamingMetrics metrics;
+    private RetainedWalProbe retainedWal;
+    private ReplicationSettings sessionSettings;
 
     @Override
     public String version() {
@@ -75,6 +78,10 @@ public class PgOutputSourceTask extends SourceTask {
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
         Map<String, Object> stored = context.offsetStorageReader().offset(partition);
         emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        // One task per connector (taskConfigs), so the task number is always 0.
+        metrics = new StreamingMetrics(props.getOrDefault("name", config.slotName()), 0);
+        metrics.register();
+        retainedWal = new RetainedWalProbe(config.slotName(), metrics);
         // Seam for the snapshot phase (snapshot.mode): it runs here, before streaming starts, when no offset is
         // stored. Without it the task behaves as snapshot.mode=no_data and streams from the slot's position.
         log.info("Task for slot {} of database {} starts streaming from stored offset {} (topic prefix {})", config.slotName(),
@@ -100,6 +107,7 @@ public class PgOutputSourceTask extends SourceTask {
                 }
             }
             emitted = emitter.position();
+            updateMetrics();
             if (batch.isEmpty()) {
                 TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
                 return null;
@@ -123,12 +131,22 @@ public class PgOutputSourceTask extends SourceTask {
         }
     }
 
+    /** Cheap per-poll updates (no per-record work); the retained-WAL query runs only every few seconds. */
+    private void updateMetrics() {
+        metrics.recordsEmitted(batch.size());
+        metrics.session(session.receivedLsn(), session.durableLsn(), session.serverWalEnd());
+        metrics.assembly(assembler.openStreamedTransactions(), assembler.spillUsage().bytes());
+        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
+        retainedWal.refreshIfDue(sessionSettings);
+    }
+
     /** Opens session, assembler and emitter; false while the reconnect back-off lasts. */
     private boolean openSession() {
         if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
             return false;
         }
         ReplicationSettings settings = replicationSettings();
+        sessionSettings = settings;
         if (spill == null) {
             spill = TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
                     () -> PgConnections.openSql(settings)));
@@ -152,7 +170,7 @@ public class PgOutputSourceTask extends SourceTask {
                     config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
             emitter = new DeliveryEmitter(newAssembler, builder,
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
-                    tracker, partition, new ResumePoint(emitted), emitted);
+                    tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);
             assembler = newAssembler;
             session = opened;
             idleMark = Lsn.INVALID;
@@ -224,6 +242,10 @@ public class PgOutputSourceTask extends SourceTask {
     public void stop() {
         stopping = true;
         closeSession();
+        if (metrics != null) {
+            metrics.unregister();
+            retainedWal.close();
+        }
         if (spill != null) {
             try {
                 spill.close();
