@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
@@ -42,6 +43,7 @@ final class DeliveryEmitter {
     private final Map<String, ?> partition;
     private final ResumePoint resume;
     private final List<Numbered> held = new ArrayList<>();
+    private final Consumer<Delivery> delivered;
     private Lsn lastCompletedEnd;
     private Position position;
     private Delivery current;
@@ -55,6 +57,14 @@ final class DeliveryEmitter {
      */
     DeliveryEmitter(TransactionAssembler assembler, ChangeRecordBuilder builder, TransactionTopicRecords transactions,
                     AcknowledgementTracker tracker, Map<String, ?> partition, ResumePoint resume, Position start) {
+        this(assembler, builder, transactions, tracker, partition, resume, start, delivery -> { });
+    }
+
+    /** @param delivered told of each delivery once its last record has been added (for metrics) */
+    DeliveryEmitter(TransactionAssembler assembler, ChangeRecordBuilder builder, TransactionTopicRecords transactions,
+                    AcknowledgementTracker tracker, Map<String, ?> partition, ResumePoint resume, Position start,
+                    Consumer<Delivery> delivered) {
+        this.delivered = Objects.requireNonNull(delivered);
         this.assembler = Objects.requireNonNull(assembler);
         this.builder = Objects.requireNonNull(builder);
         this.transactions = transactions;
@@ -154,6 +164,7 @@ final class DeliveryEmitter {
         position = Position.afterDelivery(lastCompletedEnd);
         current = null;
         unit = null;
+        delivered.accept(delivery);
     }
 
     /** Emits the held records; with {@code endsDelivery} the last one carries the offset after the delivery. */

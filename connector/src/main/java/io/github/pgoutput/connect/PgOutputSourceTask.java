@@ -67,6 +67,9 @@ public class PgOutputSourceTask extends SourceTask {
     private long lastHeartbeatNanos = System.nanoTime();
     private long reconnectNotBeforeNanos = System.nanoTime();
     private volatile boolean stopping;
+    private StreamingMetrics metrics;
+    private RetainedWalProbe retainedWal;
+    private ReplicationSettings sessionSettings;
 
     @Override
     public String version() {
@@ -80,6 +83,10 @@ public class PgOutputSourceTask extends SourceTask {
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, System::nanoTime);
         Map<String, Object> stored = context.offsetStorageReader().offset(partition);
         emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        // One task per connector (taskConfigs), so the task number is always 0.
+        metrics = new StreamingMetrics(props.getOrDefault("name", config.slotName()), 0);
+        metrics.register();
+        retainedWal = new RetainedWalProbe(config.slotName(), metrics);
         // Seam for the snapshot phase (snapshot.mode): it runs here, before streaming starts, when no offset is
         // stored. Without it the task behaves as snapshot.mode=no_data and streams from the slot's position.
         log.info("Task for slot {} of database {} starts streaming from stored offset {} (topic prefix {})", config.slotName(),
@@ -106,6 +113,7 @@ public class PgOutputSourceTask extends SourceTask {
             }
             emitted = emitter.position();
             lagWatch.observe(session.durableLsn(), emitted.lsn()).ifPresent(log::warn);
+            updateMetrics();
             if (batch.isEmpty()) {
                 TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
                 return null;
@@ -129,12 +137,22 @@ public class PgOutputSourceTask extends SourceTask {
         }
     }
 
+    /** Cheap per-poll updates (no per-record work); the retained-WAL query runs only every few seconds. */
+    private void updateMetrics() {
+        metrics.recordsEmitted(batch.size());
+        metrics.session(session.receivedLsn(), session.durableLsn(), session.serverWalEnd());
+        metrics.assembly(assembler.openStreamedTransactions(), assembler.spillUsage().bytes());
+        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
+        retainedWal.refreshIfDue(sessionSettings);
+    }
+
     /** Opens session, assembler and emitter; false while the reconnect back-off lasts. */
     private boolean openSession() {
         if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
             return false;
         }
         ReplicationSettings settings = replicationSettings();
+        sessionSettings = settings;
         if (spill == null) {
             spill = TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
                     () -> PgConnections.openSql(settings)));
@@ -158,7 +176,7 @@ public class PgOutputSourceTask extends SourceTask {
                     config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
             emitter = new DeliveryEmitter(newAssembler, builder,
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
-                    tracker, partition, new ResumePoint(emitted), emitted);
+                    tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);
             assembler = newAssembler;
             session = opened;
             idleMark = Lsn.INVALID;
@@ -230,6 +248,10 @@ public class PgOutputSourceTask extends SourceTask {
     public void stop() {
         stopping = true;
         closeSession();
+        if (metrics != null) {
+            metrics.unregister();
+            retainedWal.close();
+        }
         if (spill != null) {
             try {
                 spill.close();

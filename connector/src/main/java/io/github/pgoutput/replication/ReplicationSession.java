@@ -49,7 +49,7 @@ public final class ReplicationSession implements AutoCloseable {
     private final KeepaliveGuard keeper;
     private volatile Lsn serverWalEnd = Lsn.INVALID;
     /** pgjdbc's last-receive LSN as seen after the previous read; a rise without a frame means a keepalive came. */
-    private Lsn receiveLsnAfterLastRead;
+    private volatile Lsn receiveLsnAfterLastRead;
 
     private ReplicationSession(ReplicationSettings settings, SessionSetup.Prepared prepared, Connection connection,
                                PGReplicationStream stream, Lsn startLsn) {
@@ -224,6 +224,11 @@ public final class ReplicationSession implements AutoCloseable {
      */
     public Lsn serverWalEnd() {
         return serverWalEnd;
+    }
+
+    /** The highest LSN received from the server so far (frames and keepalives); readable from any thread, for metrics. */
+    public Lsn receivedLsn() {
+        return receiveLsnAfterLastRead;
     }
 
     /** The protocol options this session started with; build the decoder from these. */
