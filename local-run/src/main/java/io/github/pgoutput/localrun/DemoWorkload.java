@@ -20,8 +20,8 @@ final class DemoWorkload {
     static final String COMMITTED_GID = "demo-prepared-commit";
     static final String ROLLED_BACK_GID = "demo-prepared-rollback";
     /** Rows of the large transaction kept, and rows of its rolled-back savepoint. */
-    static final int LARGE_ROWS = 3000;
-    static final int SAVEPOINT_ROWS = 500;
+    static final int LARGE_ROWS = 1000;
+    static final int SAVEPOINT_ROWS = 200;
 
     private final LocalPostgres postgres;
     private final Consumer<String> log;
