@@ -63,6 +63,10 @@ final class LocalPostgres {
                 "-c", "listen_addresses=127.0.0.1"));
         SETTINGS.forEach(s -> serverOptions.addAll(List.of("-c", s)));
         children.onStop(() -> {
+            // Ctrl-C in a terminal signals the whole foreground process group: the server may be stopping already.
+            if (!Files.exists(data.resolve("postmaster.pid"))) {
+                return;
+            }
             try {
                 run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "stop"), root);
             } catch (IOException | InterruptedException e) {
