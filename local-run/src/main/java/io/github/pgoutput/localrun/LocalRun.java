@@ -84,6 +84,11 @@ public final class LocalRun {
         Path spillDir = workDir.resolve("spill");
         ObjectNode config = ConnectorRegistration.config(root.resolve("config/pgoutput-source.json"), postgres,
                 spillDir);
+        if (options.demo()) {
+            // The demo's large transaction is a few hundred kB: with the default 16 MB heap buffer it would never
+            // reach the disk, and the view's spill figure would stay 0.
+            config.put("spill.memory.buffer.bytes", "65536");
+        }
         new ConnectorRegistration(rest).register(config);
         String slot = config.path("slot.name").asText();
         awaitSlotActive(postgres, slot);
