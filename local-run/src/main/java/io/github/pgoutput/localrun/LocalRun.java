@@ -24,6 +24,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class LocalRun {
 
+    /** Set by the shutdown hook: the view stops redrawing while the services go down. */
+    private static volatile boolean stopping;
+
     private LocalRun() {
     }
 
@@ -41,6 +44,7 @@ public final class LocalRun {
         Path workDir = Files.createTempDirectory("pgoutput-local-");
         ChildProcesses children = new ChildProcesses();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping = true;
             out.println("stopping: everything this run started (run folder " + workDir + ")");
             children.stopAll();
             delete(workDir);
@@ -113,7 +117,7 @@ public final class LocalRun {
             }
             long end = options.durationSeconds().map(s -> System.nanoTime() + s * 1_000_000_000L)
                     .orElse(Long.MAX_VALUE);
-            while (System.nanoTime() < end) {
+            while (!stopping && System.nanoTime() < end) {
                 view.refresh();
             }
         }

