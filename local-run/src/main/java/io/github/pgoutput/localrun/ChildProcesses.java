@@ -1,0 +1,57 @@
+package io.github.pgoutput.localrun;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The processes and clean-up actions this run started, stopped in reverse order by {@link #stopAll()} (called from
+ * the shutdown hook on Ctrl-C / SIGTERM, and at the end of a bounded run). Only what was registered here is ever
+ * stopped. Thread-safe.
+ */
+final class ChildProcesses {
+
+    private final Deque<Runnable> stops = new ArrayDeque<>();
+
+    /** Starts {@code command} with its output appended to {@code log}; registers it for stopping. */
+    synchronized Process start(String name, List<String> command, Path log) throws IOException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        stops.push(() -> stop(name, process));
+        return process;
+    }
+
+    /** Registers an action to run at stop time (e.g. {@code pg_ctl stop}). */
+    synchronized void onStop(Runnable action) {
+        stops.push(action);
+    }
+
+    synchronized void stopAll() {
+        while (!stops.isEmpty()) {
+            try {
+                stops.pop().run();
+            } catch (RuntimeException e) {
+                System.err.println("while stopping: " + e);
+            }
+        }
+    }
+
+    private static void stop(String name, Process process) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                System.err.println(name + " (pid " + process.pid() + ") did not stop in 20 s; killing it");
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.github.pgoutput.localrun;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A single-node KRaft broker ({@code kafka.Kafka}, broker and controller in one JVM) and a distributed Connect worker
+ * ({@code ConnectDistributed}), each in its own JVM with Kafka's jars only on its class path, both listening on
+ * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would.
+ */
+final class KafkaServices {
+
+    private KafkaServices() {
+    }
+
+    /** Formats the log directory and starts the broker; returns when it accepts connections. */
+    static String startBroker(String classPath, Options options, Path workDir, ChildProcesses children)
+            throws IOException, InterruptedException {
+        Map<String, String> props = new TreeMap<>();
+        String listener = "127.0.0.1:" + options.kafkaPort();
+        String controller = "127.0.0.1:" + options.controllerPort();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@" + controller);
+        props.put("listeners", "PLAINTEXT://" + listener + ",CONTROLLER://" + controller);
+        props.put("advertised.listeners", "PLAINTEXT://" + listener);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("log.dirs", workDir.resolve("kafka-logs").toString());
+        props.put("num.partitions", "1");
+        props.put("auto.create.topics.enable", "true");
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        Path file = write(workDir.resolve("broker.properties"), props);
+        Path log = workDir.resolve("broker.log");
+
+        Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
+                "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (format.waitFor() != 0) {
+            throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+        }
+        Process broker = children.start("kafka broker", java(classPath, "512m", "kafka.Kafka", file.toString()), log);
+        awaitPort(broker, options.kafkaPort(), "the Kafka broker", log);
+        return listener;
+    }
+
+    /** Starts the Connect worker; returns when its REST API accepts connections. */
+    static String startWorker(String classPath, String bootstrap, Options options, Path workDir,
+                              ChildProcesses children) throws IOException, InterruptedException {
+        Map<String, String> props = new TreeMap<>();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("group.id", "pgoutput-local");
+        props.put("config.storage.topic", "pgoutput-local-configs");
+        props.put("offset.storage.topic", "pgoutput-local-offsets");
+        props.put("status.storage.topic", "pgoutput-local-status");
+        props.put("config.storage.replication.factor", "1");
+        props.put("offset.storage.replication.factor", "1");
+        props.put("status.storage.replication.factor", "1");
+        props.put("offset.flush.interval.ms", "1000");
+        props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        props.put("key.converter.schemas.enable", "false");
+        props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        props.put("value.converter.schemas.enable", "false");
+        props.put("listeners", "http://127.0.0.1:" + options.connectPort());
+        props.put("rest.advertised.host.name", "127.0.0.1");
+        props.put("plugin.path", options.projectRoot().resolve("packaging/target/plugin").toString());
+        Path file = write(workDir.resolve("worker.properties"), props);
+        Path log = workDir.resolve("worker.log");
+        List<String> command = java(classPath, "512m",
+                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.rest.RestServer=warn",
+                "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
+        Process worker = children.start("connect worker", command, log);
+        awaitPort(worker, options.connectPort(), "the Connect worker's REST API", log);
+        return "http://127.0.0.1:" + options.connectPort();
+    }
+
+    private static List<String> java(String classPath, String heap, String... mainAndArgs) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+                "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", classPath));
+        command.addAll(List.of(mainAndArgs));
+        return command;
+    }
+
+    private static Path write(Path file, Map<String, String> props) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(props);
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            properties.store(out, "written by bin/pgoutput-local");
+        }
+        return file;
+    }
+
+    private static void awaitPort(Process process, int port, String what, Path log) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(what + " exited (code " + process.exitValue() + "); see " + log);
+            }
+            try (Socket ignored = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(300);
+            }
+        }
+        throw new IllegalStateException(what + " did not listen on 127.0.0.1:" + port + " within 120 s; see " + log);
+    }
+}

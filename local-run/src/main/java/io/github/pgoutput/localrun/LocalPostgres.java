@@ -1,0 +1,148 @@
+package io.github.pgoutput.localrun;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * The PostgreSQL server of the run: either the one given ({@code PG*} variables or flags), or a throwaway one started
+ * here with the settings the connector and the demo need. PostgreSQL refuses to run as root, so as root every server
+ * command runs as the OS user {@code postgres}.
+ */
+final class LocalPostgres {
+
+    /** Server settings of a started server: logical decoding, two-phase, and streaming of transactions over 64 kB. */
+    private static final List<String> SETTINGS = List.of("wal_level=logical", "max_replication_slots=10",
+            "max_wal_senders=10", "max_prepared_transactions=10", "logical_decoding_work_mem=64kB", "fsync=off");
+
+    final String host;
+    final int port;
+    final String user;
+    final Optional<String> password;
+    final String database;
+
+    private LocalPostgres(String host, int port, String user, Optional<String> password, String database) {
+        this.host = host;
+        this.port = port;
+        this.user = user;
+        this.password = password;
+        this.database = database;
+    }
+
+    static LocalPostgres given(Options options) {
+        return new LocalPostgres(options.pgHost().orElseThrow(), options.pgPort(), options.pgUser(),
+                options.pgPassword(), options.pgDatabase());
+    }
+
+    /** initdb + pg_ctl start in {@code workDir/postgres} on a free loopback port; registers pg_ctl stop. */
+    static LocalPostgres start(Options options, Path workDir, ChildProcesses children, int port)
+            throws IOException, InterruptedException {
+        Path bin = binaries(options.projectRoot());
+        Path dir = Files.createDirectories(workDir.resolve("postgres"));
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            // The server's OS user must be able to reach its directory.
+            run(List.of("chown", "postgres", dir.toString()), false);
+            run(List.of("chmod", "755", workDir.toString()), false);
+        }
+        Path data = dir.resolve("data");
+        run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
+                "-E", "UTF8", "--locale=C", "--no-sync"), root);
+        List<String> serverOptions = new ArrayList<>(List.of("-p", String.valueOf(port), "-k", dir.toString(),
+                "-c", "listen_addresses=127.0.0.1"));
+        SETTINGS.forEach(s -> serverOptions.addAll(List.of("-c", s)));
+        children.onStop(() -> {
+            // Ctrl-C in a terminal signals the whole foreground process group: the server may be stopping already.
+            if (!Files.exists(data.resolve("postmaster.pid"))) {
+                return;
+            }
+            try {
+                run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "stop"), root);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("pg_ctl stop failed: " + e.getMessage(), e);
+            }
+        });
+        run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
+                "-w", "-o", String.join(" ", serverOptions), "start"), root);
+        LocalPostgres server = new LocalPostgres("127.0.0.1", port, "postgres", Optional.empty(), options.pgDatabase());
+        try (Connection connection = server.connect("postgres"); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + options.pgDatabase());
+        } catch (SQLException e) {
+            throw new IllegalStateException("creating database " + options.pgDatabase() + " failed: " + e.getMessage(), e);
+        }
+        return server;
+    }
+
+    /** Runs {@code config/postgres-init.sql} unless its publication exists already. */
+    void initialize(Path initSql) throws IOException, SQLException {
+        try (Connection connection = connect(database); Statement statement = connection.createStatement()) {
+            var rows = statement.executeQuery("SELECT 1 FROM pg_publication WHERE pubname = 'shop_publication'");
+            if (!rows.next()) {
+                statement.execute(Files.readString(initSql, StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    Connection connect(String db) throws SQLException {
+        Properties props = new Properties();
+        props.put("user", user);
+        password.ifPresent(p -> props.put("password", p));
+        return DriverManager.getConnection("jdbc:postgresql://" + host + ":" + port + "/" + db, props);
+    }
+
+    Connection connect() throws SQLException {
+        return connect(database);
+    }
+
+    /** $PG_BIN, else Debian's PostgreSQL 15, else the newest server unpacked by the testing module's build. */
+    private static Path binaries(Path projectRoot) throws IOException {
+        String fromEnv = System.getenv("PG_BIN");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return Path.of(fromEnv);
+        }
+        Path debian = Path.of("/usr/lib/postgresql/15/bin");
+        if (Files.isExecutable(debian.resolve("initdb"))) {
+            return debian;
+        }
+        Path unpacked = projectRoot.resolve("testing/target/postgres");
+        if (Files.isDirectory(unpacked)) {
+            try (Stream<Path> versions = Files.list(unpacked)) {
+                Optional<Path> newest = versions.map(v -> v.resolve("bin"))
+                        .filter(b -> Files.isExecutable(b.resolve("initdb")))
+                        .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString())));
+                if (newest.isPresent()) {
+                    return newest.get();
+                }
+            }
+        }
+        throw new IllegalStateException("no PostgreSQL binaries found: looked at $PG_BIN, " + debian + " and "
+                + unpacked + "/<major>/bin. Install PostgreSQL (apt-get install postgresql-15), set PG_BIN to a "
+                + "directory holding initdb and pg_ctl, or point PGHOST/PGPORT/PGUSER at a running server "
+                + "with wal_level=logical");
+    }
+
+    private static void run(List<String> command, boolean asPostgres) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>();
+        if (asPostgres) {
+            full.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        full.addAll(command);
+        Process process = new ProcessBuilder(full).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", full) + " failed (exit " + process.exitValue() + "):\n"
+                    + output);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.github.pgoutput.localrun;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code bin/pgoutput-local}: PostgreSQL (given or started), a KRaft broker, a Connect worker with the plugin on its
+ * {@code plugin.path}, the connector registered from {@code config/pgoutput-source.json}, optionally the demo workload,
+ * and the live view until Ctrl-C or {@code --duration}. Whatever it started is stopped by the shutdown hook, which
+ * SIGINT, SIGTERM and the end of {@code --duration} all run; the run's folder is deleted then.
+ */
+public final class LocalRun {
+
+    /** Set by the shutdown hook: the view stops redrawing while the services go down. */
+    private static volatile boolean stopping;
+
+    private LocalRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(System.getProperty("pgoutput.root")).toAbsolutePath();
+        Options options;
+        try {
+            options = Options.parse(root, args, System.getenv(), System.console() != null);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        PrintStream out = System.out;
+        Path workDir = Files.createTempDirectory("pgoutput-local-");
+        ChildProcesses children = new ChildProcesses();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping = true;
+            out.println("stopping: everything this run started (run folder " + workDir + ")");
+            children.stopAll();
+            delete(workDir);
+            out.println("stopped");
+            out.flush();
+        }, "pgoutput-local-stop"));
+        try {
+            run(options, root, workDir, children, out);
+        } catch (Exception | Error e) {
+            System.err.println("pgoutput-local failed: " + e.getMessage());
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void run(Options options, Path root, Path workDir, ChildProcesses children, PrintStream out)
+            throws Exception {
+        requireFree(options.kafkaPort(), "--kafka-port");
+        requireFree(options.controllerPort(), "--kafka-port (its controller uses the next port)");
+        requireFree(options.connectPort(), "--connect-port");
+        String kafkaClassPath = Files.readString(Path.of(System.getProperty("pgoutput.kafka.classpath.file"))).strip();
+
+        LocalPostgres postgres;
+        if (options.pgHost().isPresent()) {
+            postgres = LocalPostgres.given(options);
+            out.println("postgres: using " + postgres.user + "@" + postgres.host + ":" + postgres.port + "/"
+                    + postgres.database);
+        } else {
+            out.println("postgres: starting a throwaway server in " + workDir.resolve("postgres"));
+            postgres = LocalPostgres.start(options, workDir, children, freePort());
+            out.println("postgres: 127.0.0.1:" + postgres.port + " database " + postgres.database
+                    + " (user postgres, no password)");
+        }
+        postgres.initialize(root.resolve("config/postgres-init.sql"));
+
+        out.println("kafka: starting a KRaft broker on 127.0.0.1:" + options.kafkaPort());
+        String bootstrap = KafkaServices.startBroker(kafkaClassPath, options, workDir, children);
+        out.println("connect: starting a worker, REST on http://127.0.0.1:" + options.connectPort());
+        String rest = KafkaServices.startWorker(kafkaClassPath, bootstrap, options, workDir, children);
+
+        Path spillDir = workDir.resolve("spill");
+        ObjectNode config = ConnectorRegistration.config(root.resolve("config/pgoutput-source.json"), postgres,
+                spillDir);
+        if (options.demo()) {
+            // The demo's large transaction is a few hundred kB: with the default 16 MB heap buffer it would never
+            // reach the disk, and the view's spill figure would stay 0.
+            config.put("spill.memory.buffer.bytes", "65536");
+        }
+        new ConnectorRegistration(rest).register(config);
+        String slot = config.path("slot.name").asText();
+        awaitSlotActive(postgres, slot);
+        out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
+
+        List<String> header = List.of("\033[1mkafka-connect-pgoutput local run\033[0m",
+                "  PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database
+                        + "   Kafka " + bootstrap + "   Connect REST " + rest,
+                "  logs: " + workDir + "/{broker,worker}.log");
+        try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
+                options.plain(), out, header)) {
+            if (options.demo()) {
+                Thread demo = new Thread(() -> {
+                    try {
+                        new DemoWorkload(postgres, view::note).run();
+                    } catch (Exception e) {
+                        view.note("demo: FAILED: " + e.getMessage());
+                    }
+                }, "pgoutput-local-demo");
+                demo.setDaemon(true);
+                demo.start();
+            }
+            long end = options.durationSeconds().map(s -> System.nanoTime() + s * 1_000_000_000L)
+                    .orElse(Long.MAX_VALUE);
+            while (!stopping && System.nanoTime() < end) {
+                view.refresh();
+            }
+        }
+    }
+
+    private static void awaitSlotActive(LocalPostgres postgres, String slot) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
+            while (true) {
+                try (ResultSet rows = statement.executeQuery(
+                        "SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+                    if (rows.next() && rows.getBoolean(1)) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("slot " + slot + " not active 120 s after the task started; "
+                            + "see worker.log");
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    private static void requireFree(int port, String flag) {
+        try (Socket ignored = new Socket("127.0.0.1", port)) {
+            throw new IllegalStateException("port " + port + " on 127.0.0.1 is in use by another program; "
+                    + "choose another with " + flag);
+        } catch (IOException free) {
+            // nothing listens there: ours to use
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void delete(Path dir) {
+        if (System.getenv("PGOUTPUT_LOCAL_KEEP") != null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not delete " + dir + ": " + e);
+        }
+    }
+}
