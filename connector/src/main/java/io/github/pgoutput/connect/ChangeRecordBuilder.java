@@ -187,9 +187,7 @@ final class ChangeRecordBuilder {
      * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
      */
     Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
-        SnapshotTable table = row.table();
-        Relation relation = new Relation(Xid.INVALID, table.relationId(), table.name().schema(), table.name().table(),
-                ReplicaIdentity.DEFAULT, table.columns());
+        Relation relation = relationOf(row.table());
         TableSchema schema = schemaOf(relation);
         List<ColumnValue> values = new ArrayList<>(row.values().size());
         for (String text : row.values()) {
@@ -198,23 +196,47 @@ final class ChangeRecordBuilder {
         Struct after = schema.row(new TupleData(values), null);
         Struct key = schema.key(after);
         long now = System.currentTimeMillis();
-        Struct source = new Struct(sourceSchema)
-                .put("version", version)
-                .put("connector", "pgoutput")
-                .put("name", serverName)
-                .put("ts_ms", now)
-                .put("snapshot", row.marker().sourceValue())
-                .put("db", database)
-                .put("schema", relation.namespace())
-                .put("table", relation.relationName())
-                .put("lsn", consistentPoint.value());
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, source)
+                .put(TableSchema.Envelope.SOURCE, snapshotSource(relation, row.marker().sourceValue(), consistentPoint, now))
                 .put(TableSchema.Envelope.OP, OP_READ)
                 .put(TableSchema.Envelope.TS_MS, now);
         return new Draft(topics.table(relation.namespace(), relation.relationName()), key == null ? null : schema.keySchema(), key,
                 schema.envelopeSchema(), value, now);
+    }
+
+    /**
+     * The truncate record (op {@code t}, no key, {@code source.snapshot} {@code true}) that opens a snapshot's rows of
+     * {@code table}: a consumer that applies it discards rows an interrupted earlier snapshot, or a stream whose slot
+     * was lost, left behind, which the rows that follow cannot retract.
+     */
+    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint) {
+        Relation relation = relationOf(table);
+        TableSchema schema = schemaOf(relation);
+        long now = System.currentTimeMillis();
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.SOURCE, snapshotSource(relation, "true", consistentPoint, now))
+                .put(TableSchema.Envelope.OP, OP_TRUNCATE)
+                .put(TableSchema.Envelope.TS_MS, now);
+        return new Draft(topics.table(relation.namespace(), relation.relationName()), null, null, schema.envelopeSchema(), value, now);
+    }
+
+    private static Relation relationOf(SnapshotTable table) {
+        return new Relation(Xid.INVALID, table.relationId(), table.name().schema(), table.name().table(), ReplicaIdentity.DEFAULT,
+                table.columns());
+    }
+
+    private Struct snapshotSource(Relation relation, String marker, Lsn consistentPoint, long now) {
+        return new Struct(sourceSchema)
+                .put("version", version)
+                .put("connector", "pgoutput")
+                .put("name", serverName)
+                .put("ts_ms", now)
+                .put("snapshot", marker)
+                .put("db", database)
+                .put("schema", relation.namespace())
+                .put("table", relation.relationName())
+                .put("lsn", consistentPoint.value());
     }
 
     /** Records per topic of the delivery the last {@link #build} call was for, in first-seen order. */

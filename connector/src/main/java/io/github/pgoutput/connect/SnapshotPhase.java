@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * The snapshot phase of the task: the start-up decision of {@code snapshot.mode}, then the rows of the snapshot as
  * records, in the order of {@code io.github.pgoutput.snapshot}'s package documentation.
  *
- * <p>Records: the table topics, keys and envelope of streaming, op {@code r}, {@code source.snapshot} {@code first}
+ * <p>Records: first one truncate record (op {@code t}, no key) per table read, so that a consumer discards what an
+ * interrupted earlier snapshot or a lost slot's stream left behind; then the rows: the table topics, keys and envelope
+ * of streaming, op {@code r}, {@code source.snapshot} {@code first}
  * on the very first record of the whole snapshot, {@code last} on the very last, {@code true} on the others (as
  * Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the consistent point. Offsets: every
  * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress()}); the last carries the
@@ -62,6 +64,8 @@ final class SnapshotPhase implements AutoCloseable {
     private final Map<String, ?> partition;
     private final long startNanos = System.nanoTime();
     private boolean done;
+    /** The snapshot's records begin with one truncate record per table read (see ChangeRecordBuilder#snapshotTruncate). */
+    private int truncatesEmitted;
 
     private SnapshotPhase(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, AcknowledgementTracker tracker,
                           Map<String, ?> partition) {
@@ -176,6 +180,9 @@ final class SnapshotPhase implements AutoCloseable {
      * @return true once the snapshot's last record was added (or the snapshot had no rows)
      */
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
+        while (truncatesEmitted < reader.tables().size() && out.size() < room) {
+            add(builder.snapshotTruncate(reader.tables().get(truncatesEmitted++), consistentPoint), SourceOffsets.snapshotInProgress(), out);
+        }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
             if (row == null) {
@@ -188,17 +195,21 @@ final class SnapshotPhase implements AutoCloseable {
             Draft draft = builder.snapshotRow(row, consistentPoint);
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
                     : SourceOffsets.snapshotInProgress();
-            ConnectHeaders headers = new ConnectHeaders();
-            LifecycleHeaders.addSnapshot(headers, consistentPoint);
-            SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
-                    draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
-            tracker.emitted(unit, record);
-            out.add(record);
+            add(draft, offset, out);
             if (last) {
                 finish();
             }
         }
         return done;
+    }
+
+    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out) {
+        ConnectHeaders headers = new ConnectHeaders();
+        LifecycleHeaders.addSnapshot(headers, consistentPoint);
+        SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
+                draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+        tracker.emitted(unit, record);
+        out.add(record);
     }
 
     private void finish() {

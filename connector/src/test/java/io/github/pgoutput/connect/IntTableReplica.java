@@ -84,6 +84,11 @@ final class IntTableReplica implements AutoCloseable {
         if (header != null && "true".equals(new String(header.value(), StandardCharsets.UTF_8))) {
             snapshotHeaders++;
         }
+        if (op.equals("t")) {
+            Arrays.fill(values, ABSENT);
+            history.values().forEach(h -> h.add("t"));
+            return;
+        }
         JsonNode row = op.equals("d") ? value.get("before") : value.get("after");
         long id = row.get("id").asLong();
         switch (op) {
