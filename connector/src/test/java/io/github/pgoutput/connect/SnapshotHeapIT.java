@@ -49,6 +49,7 @@ class SnapshotHeapIT {
         worker.put("offset.flush.interval.ms", "2000");
         Properties connector = new Properties();
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "heap", "heap_slot");
+        config.remove("snapshot.mode"); // the default, initial
         config.put("name", "heap");
         connector.putAll(config);
         Path workerFile = write(dir.resolve("worker.properties"), worker);

@@ -37,6 +37,7 @@ class SnapshotRestartIT {
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "rs", "rs_slot");
+        config.remove("snapshot.mode"); // the default, initial
         ObjectName mbean = SnapshotMetrics.objectName("rs", 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", ROWS, ROWS + 1)), List.of());

@@ -46,6 +46,7 @@ class SnapshotThenStreamIT {
                 "INSERT INTO small_b SELECT g, g FROM generate_series(1, 1000) g",
                 "ANALYZE big", "ANALYZE small_a", "ANALYZE small_b");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "snap", "snap_slot");
+        config.remove("snapshot.mode"); // the default, initial
         ObjectName mbean = SnapshotMetrics.objectName("snap", 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 
