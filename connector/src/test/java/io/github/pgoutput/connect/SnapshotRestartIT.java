@@ -30,7 +30,8 @@ class SnapshotRestartIT {
     private static final int ROWS = 400_000;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    // Offsets are committed every second, so the stop finds the "snapshot in progress" offset stored.
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1).workerProperty("offset.flush.interval.ms", "1000");
 
     @PostgresTest(minVersion = 17, maxVersion = 17)
     void snapshotInterruptedByAStopIsTakenAgainAndTheTopicRebuildsTheTable(PostgresDatabase db) {
@@ -44,6 +45,9 @@ class SnapshotRestartIT {
         connect.configureConnector("rs", config);
         ConnectWorkerCluster.awaitCondition(WAIT, "snapshot a quarter done", () ->
                 server.isRegistered(mbean) && (long) SnapshotThenStreamIT.attribute(server, mbean, "RowsDone") > ROWS / 4);
+        ConnectWorkerCluster.awaitCondition(WAIT, "the in-progress offset stored", () ->
+                connect.sourceOffsets("rs").values().stream().anyMatch(o -> o != null
+                        && SourceOffsets.SNAPSHOT_IN_PROGRESS.equals(o.get(SourceOffsets.OFFSET_SNAPSHOT))));
         connect.stopConnector("rs");
         ConnectWorkerCluster.awaitCondition(WAIT, "task stopped (MBean unregistered)", () -> !server.isRegistered(mbean));
         log.info("Stopped mid-snapshot; stored offsets {}", connect.sourceOffsets("rs"));
