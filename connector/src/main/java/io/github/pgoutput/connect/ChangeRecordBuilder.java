@@ -15,6 +15,13 @@ import java.util.function.LongFunction;
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.Bytes;
+import io.github.pgoutput.pgoutput.ColumnValue;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.snapshot.SnapshotRow;
+import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.pgoutput.OldTuple;
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Delete;
@@ -53,6 +60,7 @@ final class ChangeRecordBuilder {
     static final String OP_DELETE = "d";
     static final String OP_TRUNCATE = "t";
     static final String OP_MESSAGE = "m";
+    static final String OP_READ = "r";
 
     /** The contents of one record, before the task adds partition, offset and headers. */
     record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
@@ -171,6 +179,66 @@ final class ChangeRecordBuilder {
         return drafts;
     }
 
+    /**
+     * The record of one snapshot row: op {@code r}, {@code source.snapshot} from the row's marker, {@code source.lsn}
+     * the consistent point, no transaction block. The table goes through the same schema path as a streamed
+     * Relation with the same columns, so snapshot and streamed records of a table share their schemas.
+     *
+     * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
+     */
+    Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
+        Relation relation = relationOf(row.table());
+        TableSchema schema = schemaOf(relation);
+        List<ColumnValue> values = new ArrayList<>(row.values().size());
+        for (String text : row.values()) {
+            values.add(text == null ? ColumnValue.Null.INSTANCE : new ColumnValue.Text(Bytes.utf8(text)));
+        }
+        Struct after = schema.row(new TupleData(values), null);
+        Struct key = schema.key(after);
+        long now = System.currentTimeMillis();
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.AFTER, after)
+                .put(TableSchema.Envelope.SOURCE, snapshotSource(relation, row.marker().sourceValue(), consistentPoint, now))
+                .put(TableSchema.Envelope.OP, OP_READ)
+                .put(TableSchema.Envelope.TS_MS, now);
+        return new Draft(topics.table(relation.namespace(), relation.relationName()), key == null ? null : schema.keySchema(), key,
+                schema.envelopeSchema(), value, now);
+    }
+
+    /**
+     * The truncate record (op {@code t}, no key, {@code source.snapshot} {@code true}) that opens a snapshot's rows of
+     * {@code table}: a consumer that applies it discards rows an interrupted earlier snapshot, or a stream whose slot
+     * was lost, left behind, which the rows that follow cannot retract.
+     */
+    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint) {
+        Relation relation = relationOf(table);
+        TableSchema schema = schemaOf(relation);
+        long now = System.currentTimeMillis();
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.SOURCE, snapshotSource(relation, "true", consistentPoint, now))
+                .put(TableSchema.Envelope.OP, OP_TRUNCATE)
+                .put(TableSchema.Envelope.TS_MS, now);
+        return new Draft(topics.table(relation.namespace(), relation.relationName()), null, null, schema.envelopeSchema(), value, now);
+    }
+
+    private static Relation relationOf(SnapshotTable table) {
+        return new Relation(Xid.INVALID, table.relationId(), table.name().schema(), table.name().table(), ReplicaIdentity.DEFAULT,
+                table.columns());
+    }
+
+    private Struct snapshotSource(Relation relation, String marker, Lsn consistentPoint, long now) {
+        return new Struct(sourceSchema)
+                .put("version", version)
+                .put("connector", "pgoutput")
+                .put("name", serverName)
+                .put("ts_ms", now)
+                .put("snapshot", marker)
+                .put("db", database)
+                .put("schema", relation.namespace())
+                .put("table", relation.relationName())
+                .put("lsn", consistentPoint.value());
+    }
+
     /** Records per topic of the delivery the last {@link #build} call was for, in first-seen order. */
     Map<String, Long> countsPerTopic(Delivery delivery) {
         return delivery == countedDelivery ? Collections.unmodifiableMap(new LinkedHashMap<>(perTopicCounts)) : Map.of();
@@ -287,9 +355,13 @@ final class ChangeRecordBuilder {
         return built;
     }
 
-    /** Equal apart from the xid prefix, which differs between a streamed and a plain copy of the same definition. */
+    /**
+     * Equal apart from the xid prefix, which differs between a streamed and a plain copy of the same definition, and
+     * the replica identity setting, which the snapshot's relation does not know: what the schemas depend on of it,
+     * the key flags, is in the columns.
+     */
     private static boolean relationsMatch(Relation a, Relation b) {
         return a.namespace().equals(b.namespace()) && a.relationName().equals(b.relationName())
-                && a.replicaIdentity() == b.replicaIdentity() && a.columns().equals(b.columns());
+                && a.columns().equals(b.columns());
     }
 }

@@ -18,6 +18,7 @@ import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
+import io.github.pgoutput.snapshot.SnapshotPlan;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -70,6 +71,17 @@ public class PgOutputSourceTask extends SourceTask {
     private StreamingMetrics metrics;
     private RetainedWalProbe retainedWal;
     private ReplicationSettings sessionSettings;
+    /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
+    private static final String CONNECTOR_NAME_PROPERTY = "name";
+    /** The start-up decision; null once it was carried out. */
+    private SnapshotPlan plan;
+    private SnapshotPhase snapshot;
+    /** A snapshot failed with a transient error: decide again on the next poll. */
+    private boolean replan;
+    /** initial_only after its snapshot, or when it was taken before: no streaming. */
+    private boolean idleForever;
+    private SnapshotMetrics snapshotMetrics;
+    private ChangeRecordBuilder snapshotBuilder;
 
     @Override
     public String version() {
@@ -83,14 +95,92 @@ public class PgOutputSourceTask extends SourceTask {
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, System::nanoTime);
         Map<String, Object> stored = context.offsetStorageReader().offset(partition);
         emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
-        metrics = new StreamingMetrics(props.getOrDefault("name", config.slotName()), 0);
+        metrics = new StreamingMetrics(connectorName, 0);
         metrics.register();
         retainedWal = new RetainedWalProbe(config.slotName(), metrics);
-        // Seam for the snapshot phase (snapshot.mode): it runs here, before streaming starts, when no offset is
-        // stored. Without it the task behaves as snapshot.mode=no_data and streams from the slot's position.
-        log.info("Task for slot {} of database {} starts streaming from stored offset {} (topic prefix {})", config.slotName(),
-                config.databaseDbname(), stored == null ? "none" : SourceOffsets.encode(emitted), config.topicPrefix());
+        snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
+        try {
+            plan = SnapshotPhase.plan(config, replicationSettings(), stored);
+        } catch (SQLException | RuntimeException e) {
+            snapshotMetrics.unregister();
+            metrics.unregister();
+            throw ErrorClassifier.classify("deciding on the snapshot (snapshot.mode " + config.snapshotMode().configValue()
+                    + ") for slot '" + config.slotName() + "'", e);
+        }
+        log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
+                config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
+                plan.reason(), config.topicPrefix());
+    }
+
+    /**
+     * Carries out the start-up plan on the first polls: a snapshot's records, then streaming (or idleness).
+     *
+     * @return true when the caller may stream now
+     */
+    private boolean snapshotDone() throws InterruptedException {
+        if (replan) {
+            if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
+                return false;
+            }
+            try {
+                plan = SnapshotPhase.plan(config, replicationSettings(), context.offsetStorageReader().offset(partition));
+            } catch (SQLException e) {
+                throw ErrorClassifier.classify("deciding on the snapshot again for slot '" + config.slotName() + "'", e);
+            }
+            replan = false;
+        }
+        if (plan != null) {
+            switch (plan.action()) {
+                case STREAM -> {
+                    if (plan.dropExistingSlot()) {
+                        dropLostSlot();
+                    }
+                    plan = null;
+                }
+                case IDLE -> {
+                    idleForever = true;
+                    plan = null;
+                }
+                case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
+                    boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
+                    try {
+                        snapshot = SnapshotPhase.start(config, replicationSettings(), plan, only, tracker, partition);
+                    } catch (SQLException e) {
+                        throw ErrorClassifier.classify("starting the snapshot for slot '" + config.slotName() + "'", e);
+                    }
+                    snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
+                    snapshotBuilder = recordBuilder(oid -> java.util.Optional.empty());
+                    idleForever = only;
+                    emitted = Position.afterDelivery(snapshot.consistentPoint());
+                    plan = null;
+                }
+            }
+        }
+        if (snapshot != null) {
+            int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+            if (room > 0 && snapshot.fill(batch, room, snapshotBuilder)) {
+                snapshotMetrics.completed();
+                snapshot = null;
+                snapshotBuilder = null;
+            }
+            return false;
+        }
+        return !idleForever;
+    }
+
+    /** no_data with an invalidated slot: it can never stream again, so a new one is created by the session. */
+    private void dropLostSlot() {
+        try (var sql = PgConnections.openSql(replicationSettings());
+             var st = sql.prepareStatement("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
+            st.setString(1, config.slotName());
+            st.execute();
+            log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
+                    config.slotName());
+        } catch (SQLException e) {
+            throw ErrorClassifier.classify("dropping the invalidated replication slot '" + config.slotName() + "'", e);
+        }
     }
 
     @Override
@@ -99,10 +189,13 @@ public class PgOutputSourceTask extends SourceTask {
             return null;
         }
         try {
+            batch.clear();
+            if (!snapshotDone()) {
+                return handOver();
+            }
             if (session == null && !openSession()) {
                 return null;
             }
-            batch.clear();
             int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
             if (room > 0) {
                 boolean idle = emitter.fill(batch, room);
@@ -114,20 +207,19 @@ public class PgOutputSourceTask extends SourceTask {
             emitted = emitter.position();
             lagWatch.observe(session.durableLsn(), emitted.lsn()).ifPresent(log::warn);
             updateMetrics();
-            if (batch.isEmpty()) {
-                TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
-                return null;
-            }
-            log.debug("Slot {}: {} records, {} unacknowledged, position {}", config.slotName(), batch.size(),
-                    tracker.unacknowledged(), SourceOffsets.encode(emitted));
-            List<SourceRecord> handedOver = List.copyOf(batch);
-            batch.clear();
-            return handedOver;
+            return handOver();
         } catch (RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("streaming from replication slot '" + config.slotName() + "'", e);
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             batch.clear();
+            if (snapshot != null) {
+                // The exported snapshot cannot be read again: the next poll decides afresh (the stored offset says
+                // "in progress" or nothing), drops the slot and takes a new snapshot.
+                snapshot.close();
+                snapshot = null;
+                replan = true;
+            }
             closeSession();
             if (classified instanceof RetriableException) {
                 reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);
@@ -144,6 +236,25 @@ public class PgOutputSourceTask extends SourceTask {
         metrics.assembly(assembler.openStreamedTransactions(), assembler.spillUsage().bytes());
         metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
         retainedWal.refreshIfDue(sessionSettings);
+    }
+
+    /** The batch as poll()'s result; null after an idle pause when it is empty. */
+    private List<SourceRecord> handOver() throws InterruptedException {
+        if (batch.isEmpty()) {
+            TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
+            return null;
+        }
+        log.debug("Slot {}: {} records, {} unacknowledged, position {}", config.slotName(), batch.size(),
+                tracker.unacknowledged(), SourceOffsets.encode(emitted));
+        List<SourceRecord> handedOver = List.copyOf(batch);
+        batch.clear();
+        return handedOver;
+    }
+
+    private ChangeRecordBuilder recordBuilder(java.util.function.LongFunction<java.util.Optional<io.github.pgoutput.pgoutput.PgOutputMessage.Type>> userTypes) {
+        return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), TopicNames.of(config),
+                new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)), userTypes,
+                config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
     }
 
     /** Opens session, assembler and emitter; false while the reconnect back-off lasts. */
@@ -171,9 +282,7 @@ public class PgOutputSourceTask extends SourceTask {
                     (payload, lsn) -> decoder.decode(payload, lsn, true), mode);
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
-            ChangeRecordBuilder builder = new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), topics,
-                    names, new PostgresTypeMapper(ConnectorSettings.converters(config)), oid -> newAssembler.relations().type(oid),
-                    config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
+            ChangeRecordBuilder builder = recordBuilder(oid -> newAssembler.relations().type(oid));
             emitter = new DeliveryEmitter(newAssembler, builder,
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
                     tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);
@@ -247,6 +356,13 @@ public class PgOutputSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopping = true;
+        if (snapshot != null) {
+            snapshot.close();
+            snapshot = null;
+        }
+        if (snapshotMetrics != null) {
+            snapshotMetrics.unregister();
+        }
         closeSession();
         if (metrics != null) {
             metrics.unregister();

@@ -27,7 +27,12 @@ import io.github.pgoutput.pgoutput.Lsn;
  *       same number as the record's {@code pg.tx_order} header). After a restart the delivery arrives again, and
  *       its records up to {@code tx_order} are skipped.</li>
  * </ul>
- * Any other field, a missing {@code lsn}, or a malformed value is an error: an offset this code cannot read
+ * While the initial snapshot is emitted, every record but its last carries {@code snapshot = "in_progress"} with
+ * {@code lsn} 0/0: a restart then knows the snapshot did not finish and takes it again (its exported snapshot died
+ * with its connection). The snapshot's last record carries the plain position {@code lsn} = the slot's consistent
+ * point, where streaming starts.
+ *
+ * <p>Any other field, a missing {@code lsn}, or a malformed value is an error: an offset this code cannot read
  * completely is never guessed at.
  *
  * <p>Stateless and thread-safe.
@@ -40,8 +45,11 @@ public final class SourceOffsets {
     public static final String OFFSET_LSN = "lsn";
     public static final String OFFSET_TX_LSN = "tx_lsn";
     public static final String OFFSET_TX_ORDER = "tx_order";
+    public static final String OFFSET_SNAPSHOT = "snapshot";
+    /** The only value of {@link #OFFSET_SNAPSHOT}. */
+    public static final String SNAPSHOT_IN_PROGRESS = "in_progress";
 
-    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER);
+    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER, OFFSET_SNAPSHOT);
 
     private SourceOffsets() {
     }
@@ -104,6 +112,31 @@ public final class SourceOffsets {
         return offset;
     }
 
+    /** The offset of a snapshot record that is not the snapshot's last: the snapshot is in progress. */
+    public static Map<String, Object> snapshotInProgress() {
+        Map<String, Object> offset = new LinkedHashMap<>();
+        offset.put(OFFSET_LSN, Lsn.INVALID.toString());
+        offset.put(OFFSET_SNAPSHOT, SNAPSHOT_IN_PROGRESS);
+        return offset;
+    }
+
+    /**
+     * Whether {@code offset} says a snapshot was being emitted. {@link #decode} reads such an offset as the position
+     * before everything ({@code lsn} 0/0).
+     *
+     * @throws ConnectException when the field holds another value
+     */
+    public static boolean isSnapshotInProgress(Map<String, ?> offset) {
+        if (offset == null || !offset.containsKey(OFFSET_SNAPSHOT)) {
+            return false;
+        }
+        Object value = offset.get(OFFSET_SNAPSHOT);
+        if (!SNAPSHOT_IN_PROGRESS.equals(value)) {
+            throw invalid(offset, OFFSET_SNAPSHOT, "is " + describe(value) + "; expected '" + SNAPSHOT_IN_PROGRESS + "'");
+        }
+        return true;
+    }
+
     /**
      * Reads a stored offset back. Numbers are accepted as any integral {@link Number}, because the offset store's
      * JSON converter may give back an Integer for a small Long.
@@ -118,7 +151,7 @@ public final class SourceOffsets {
         for (String field : offset.keySet()) {
             if (!OFFSET_FIELDS.contains(field)) {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
-                        + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + "); was it written by a newer version?");
+                        + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_SNAPSHOT + "); was it written by a newer version?");
             }
         }
         Lsn lsn = lsnField(offset, OFFSET_LSN);

@@ -47,6 +47,23 @@ class SourceOffsetsTest {
         assertThat(decoded).isEqualTo(Position.insideDelivery(Lsn.parse("0/1000"), Lsn.parse("0/2000"), 3));
     }
 
+    @Test
+    void marksASnapshotInProgressWhichDecodesAsThePositionBeforeEverything() {
+        Map<String, Object> offset = SourceOffsets.snapshotInProgress();
+
+        assertThat(offset).containsExactlyInAnyOrderEntriesOf(Map.of("lsn", "0/0", "snapshot", "in_progress"));
+        assertThat(SourceOffsets.isSnapshotInProgress(offset)).isTrue();
+        assertThat(SourceOffsets.decode(offset)).isEqualTo(Position.afterDelivery(Lsn.INVALID));
+        assertThat(SourceOffsets.isSnapshotInProgress(Map.of("lsn", "0/1000"))).isFalse();
+        assertThat(SourceOffsets.isSnapshotInProgress(null)).isFalse();
+    }
+
+    @Test
+    void rejectsAnUnknownSnapshotValue() {
+        assertThatThrownBy(() -> SourceOffsets.isSnapshotInProgress(Map.of("lsn", "0/0", "snapshot", "done")))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("'snapshot'").hasMessageContaining("in_progress");
+    }
+
     @Property
     void decodesWhatItEncodes(@ForAll("positions") Position position) {
         assertThat(SourceOffsets.decode(SourceOffsets.encode(position))).isEqualTo(position);

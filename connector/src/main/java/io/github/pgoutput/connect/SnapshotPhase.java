@@ -1,0 +1,246 @@
+package io.github.pgoutput.connect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.PgConnections;
+import io.github.pgoutput.replication.PublicationManager;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.ExportedSnapshot;
+import io.github.pgoutput.snapshot.SlotState;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.SnapshotPlanner;
+import io.github.pgoutput.snapshot.SnapshotReader;
+import io.github.pgoutput.snapshot.SnapshotRow;
+import io.github.pgoutput.snapshot.SnapshotSettings;
+import io.github.pgoutput.snapshot.SnapshotTables;
+import io.github.pgoutput.snapshot.StoredOffset;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshot phase of the task: the start-up decision of {@code snapshot.mode}, then the rows of the snapshot as
+ * records, in the order of {@code io.github.pgoutput.snapshot}'s package documentation.
+ *
+ * <p>Records: first one truncate record (op {@code t}, no key) per table read, so that a consumer discards what an
+ * interrupted earlier snapshot or a lost slot's stream left behind; then the rows: the table topics, keys and envelope
+ * of streaming, op {@code r}, {@code source.snapshot} {@code first}
+ * on the very first record of the whole snapshot, {@code last} on the very last, {@code true} on the others (as
+ * Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the consistent point. Offsets: every
+ * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress()}); the last carries the
+ * position {@code lsn} = consistent point. A task that dies before the last record's offset is committed takes the
+ * snapshot again with a new slot, and the rows emitted before come again (at-least-once).
+ *
+ * <p>Feedback: all records form one unit of the {@link AcknowledgementTracker} that ends at the consistent point, so
+ * nothing after it is confirmed to the slot before the last record is acknowledged and its offset committed.
+ *
+ * <p>Not thread-safe: the task's poll thread only.
+ */
+final class SnapshotPhase implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SnapshotPhase.class);
+    /** Slot creation waits for open transactions; at most the replication connection's socket timeout. */
+    private static final Duration SLOT_CREATION_TIMEOUT = Duration.ofSeconds(50);
+    private static final Duration ROW_WAIT = Duration.ofMillis(100);
+
+    private final SnapshotReader reader;
+    private final Lsn consistentPoint;
+    /** The connection that holds the temporary slot of initial_only, or null. */
+    private final ExportedSnapshot temporarySlot;
+    private final AcknowledgementTracker tracker;
+    private final AcknowledgementTracker.Unit unit;
+    private final Map<String, ?> partition;
+    private final long startNanos = System.nanoTime();
+    private boolean done;
+    /** The snapshot's records begin with one truncate record per table read (see ChangeRecordBuilder#snapshotTruncate). */
+    private int truncatesEmitted;
+
+    private SnapshotPhase(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, AcknowledgementTracker tracker,
+                          Map<String, ?> partition) {
+        this.reader = reader;
+        this.temporarySlot = temporarySlot;
+        this.consistentPoint = consistentPoint;
+        this.tracker = tracker;
+        this.partition = partition;
+        this.unit = tracker.open();
+    }
+
+    /**
+     * What to do at start-up, from {@code snapshot.mode}, the stored offset and the slot.
+     *
+     * @param stored the stored offset, or null when none is stored
+     * @throws io.github.pgoutput.snapshot.SnapshotException naming {@code snapshot.mode=when_needed} when the stored
+     *                                                       offset cannot be honoured in the configured mode
+     */
+    static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
+            throws SQLException {
+        StoredOffset offset;
+        Lsn storedLsn = Lsn.INVALID;
+        if (stored == null) {
+            offset = new StoredOffset.Absent();
+        } else if (SourceOffsets.isSnapshotInProgress(stored)) {
+            offset = new StoredOffset.SnapshotInProgress();
+        } else {
+            Position position = SourceOffsets.decode(stored);
+            storedLsn = position.lsn();
+            offset = new StoredOffset.At(storedLsn);
+        }
+        SlotState slot;
+        try (Connection sql = PgConnections.openSql(settings)) {
+            slot = slotState(sql, settings.slotName(), storedLsn);
+        }
+        return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
+                settings.slotName());
+    }
+
+    /**
+     * The slot as the planner needs it. A usable slot confirmed past the stored offset is reported at the stored
+     * offset when it is only this task's own idle confirmation: the task confirms a keepalive's walEnd while nothing
+     * is emitted (no record, so no offset moves), which leaves confirmed_flush_lsn ahead of the stored offset with
+     * nothing lost. A slot dropped or invalidated behind the connector's back still shows as Missing or Lost; one
+     * dropped and re-created by hand under the same name is not detected (see the README's Snapshot section).
+     */
+    private static SlotState slotState(Connection sql, String slotName, Lsn storedLsn) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement(
+                "SELECT wal_status, confirmed_flush_lsn::text, restart_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+            st.setString(1, slotName);
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return new SlotState.Missing();
+                }
+                if ("lost".equals(rs.getString(1))) {
+                    return new SlotState.Lost();
+                }
+                Lsn confirmed = rs.getString(2) == null ? Lsn.INVALID : Lsn.parse(rs.getString(2));
+                Lsn restart = rs.getString(3) == null ? Lsn.INVALID : Lsn.parse(rs.getString(3));
+                if (storedLsn.isValid()) {
+                    confirmed = confirmed.isAfter(storedLsn) ? storedLsn : confirmed;
+                    restart = restart.isAfter(storedLsn) ? storedLsn : restart;
+                }
+                return new SlotState.Usable(confirmed, restart);
+            }
+        }
+    }
+
+    /**
+     * Drops the slot when the plan says so, creates the slot with an exported snapshot (temporary for
+     * {@code temporary}), and starts reading the captured tables in it.
+     */
+    static SnapshotPhase start(PgOutputSourceConnectorConfig config, ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
+                               AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
+        List<TableName> tables;
+        try (Connection sql = PgConnections.openSql(settings)) {
+            if (plan.dropExistingSlot()) {
+                try (PreparedStatement st = sql.prepareStatement(
+                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
+                    st.setString(1, settings.slotName());
+                    st.execute();
+                }
+                log.info("Dropped replication slot {}: {}", settings.slotName(), plan.reason());
+            }
+            if (!PublicationManager.exists(sql, settings.publicationName()) && settings.publicationMode() != PublicationMode.DISABLED) {
+                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
+                log.info("Created publication {} for the snapshot", settings.publicationName());
+            }
+            tables = SnapshotTables.published(sql, settings.publicationName()).stream()
+                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
+        }
+        SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
+                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
+        ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, SLOT_CREATION_TIMEOUT);
+        SnapshotReader reader;
+        try {
+            reader = SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), tables, settings.user(),
+                    snapshotSettings);
+        } finally {
+            if (!temporary) {
+                // The export is imported (or failed): the slot stays, its walsender has nothing more to do.
+                exported.close();
+            }
+        }
+        // A temporary slot lives as long as its connection; initial_only keeps it until the task stops.
+        return new SnapshotPhase(reader, exported.consistentPoint(), temporary ? exported : null, tracker, partition);
+    }
+
+    /**
+     * Adds up to {@code room} records to {@code out}.
+     *
+     * @return true once the snapshot's last record was added (or the snapshot had no rows)
+     */
+    boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
+        while (truncatesEmitted < reader.tables().size() && out.size() < room) {
+            add(builder.snapshotTruncate(reader.tables().get(truncatesEmitted++), consistentPoint), SourceOffsets.snapshotInProgress(), out);
+        }
+        while (!done && out.size() < room) {
+            SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
+            if (row == null) {
+                if (reader.finished()) {
+                    finish();
+                }
+                return done;
+            }
+            boolean last = row.marker() == SnapshotRow.Marker.LAST;
+            Draft draft = builder.snapshotRow(row, consistentPoint);
+            Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
+                    : SourceOffsets.snapshotInProgress();
+            add(draft, offset, out);
+            if (last) {
+                finish();
+            }
+        }
+        return done;
+    }
+
+    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out) {
+        ConnectHeaders headers = new ConnectHeaders();
+        LifecycleHeaders.addSnapshot(headers, consistentPoint);
+        SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
+                draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+        tracker.emitted(unit, record);
+        out.add(record);
+    }
+
+    private void finish() {
+        if (done) {
+            return;
+        }
+        done = true;
+        tracker.ended(unit, consistentPoint);
+        log.info("Snapshot finished: {} row(s) of {} table(s) in {} ms; streaming starts at the consistent point {}",
+                reader.progress().rowsDone(), reader.progress().tableCount(), (System.nanoTime() - startNanos) / 1_000_000, consistentPoint);
+        close();
+    }
+
+    /** The slot's consistent point: streaming starts here. */
+    Lsn consistentPoint() {
+        return consistentPoint;
+    }
+
+    SnapshotReader reader() {
+        return reader;
+    }
+
+    long startNanos() {
+        return startNanos;
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+        if (temporarySlot != null) {
+            temporarySlot.close();
+        }
+    }
+}
