@@ -27,7 +27,8 @@ class SnapshotRestartIT {
 
     private static final Logger log = LoggerFactory.getLogger(SnapshotRestartIT.class);
     private static final Duration WAIT = Duration.ofSeconds(180);
-    private static final int ROWS = 400_000;
+    // Large enough that on an idle machine the snapshot is still running when the test looks for its stored offset.
+    private static final int ROWS = 1_000_000;
 
     @RegisterExtension
     // Offsets are committed every second, so the stop finds the "snapshot in progress" offset stored.
