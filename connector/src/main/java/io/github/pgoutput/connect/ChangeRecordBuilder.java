@@ -8,12 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.BiPredicate;
-import java.util.function.LongFunction;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.converters.PgColumnType;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Bytes;
 import io.github.pgoutput.pgoutput.ColumnValue;
@@ -29,7 +28,6 @@ import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Truncate;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
 import io.github.pgoutput.pgoutput.TupleData;
 import org.apache.kafka.connect.data.Schema;
@@ -72,7 +70,7 @@ final class ChangeRecordBuilder {
     private final TopicNames topics;
     private final AvroNames names;
     private final PostgresTypeMapper types;
-    private final LongFunction<Optional<Type>> userTypes;
+    private final ColumnTypes columnTypes;
     private final boolean tombstones;
     private final BiPredicate<String, String> captured;
     private final Schema sourceSchema;
@@ -87,12 +85,12 @@ final class ChangeRecordBuilder {
 
     /**
      * @param serverName the {@code topic.prefix}, reported as {@code source.name}
-     * @param userTypes  the session's Type messages by OID (from the assembler's relation cache)
+     * @param columnTypes the types of a table's columns, read from the catalog once per new table schema
      * @param captured   whether a table (schema, name) is captured (table.include.list / table.exclude.list); changes
      *                   of other tables give no records
      */
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
-                        PostgresTypeMapper types, LongFunction<Optional<Type>> userTypes, boolean tombstones,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
                         BiPredicate<String, String> captured) {
         this.serverName = Objects.requireNonNull(serverName);
         this.database = Objects.requireNonNull(database);
@@ -100,7 +98,7 @@ final class ChangeRecordBuilder {
         this.topics = Objects.requireNonNull(topics);
         this.names = Objects.requireNonNull(names);
         this.types = Objects.requireNonNull(types);
-        this.userTypes = Objects.requireNonNull(userTypes);
+        this.columnTypes = Objects.requireNonNull(columnTypes);
         this.tombstones = tombstones;
         this.captured = Objects.requireNonNull(captured);
         sourceSchema = SchemaBuilder.struct().name(names.fullName("Source"))
@@ -349,8 +347,10 @@ final class ChangeRecordBuilder {
         if (cached != null && relationsMatch(cached.relation(), relation)) {
             return cached;
         }
+        // Types first: a failed catalog read must not use up a version number.
+        List<PgColumnType> typesOfColumns = columnTypes.of(relation);
         int next = versions.merge(relation.relationId(), 1, Integer::sum);
-        TableSchema built = new TableSchema(relation, next, names, types, userTypes, sourceSchema, transactionSchema);
+        TableSchema built = new TableSchema(relation, next, names, types, typesOfColumns, sourceSchema, transactionSchema);
         schemas.put(relation.relationId(), built);
         return built;
     }

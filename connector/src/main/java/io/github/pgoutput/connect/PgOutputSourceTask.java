@@ -15,6 +15,7 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSession;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -151,7 +152,7 @@ public class PgOutputSourceTask extends SourceTask {
                         throw ErrorClassifier.classify("starting the snapshot for slot '" + config.slotName() + "'", e);
                     }
                     snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
-                    snapshotBuilder = recordBuilder(oid -> java.util.Optional.empty());
+                    snapshotBuilder = recordBuilder();
                     idleForever = only;
                     emitted = Position.afterDelivery(snapshot.consistentPoint());
                     plan = null;
@@ -251,9 +252,12 @@ public class PgOutputSourceTask extends SourceTask {
         return handedOver;
     }
 
-    private ChangeRecordBuilder recordBuilder(java.util.function.LongFunction<java.util.Optional<io.github.pgoutput.pgoutput.PgOutputMessage.Type>> userTypes) {
+    /** A builder with its own schema and type caches; snapshot and stream read the same catalog, so their schemas agree. */
+    private ChangeRecordBuilder recordBuilder() {
         return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), TopicNames.of(config),
-                new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)), userTypes,
+                new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
+                // Connection coordinates only: no need to list the tables of a filtered publication for this.
+                new ColumnTypes(TypeCatalog.of(ConnectorSettings.replication(config, List.of()))),
                 config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(config, schema, table));
     }
 
@@ -282,7 +286,7 @@ public class PgOutputSourceTask extends SourceTask {
                     (payload, lsn) -> decoder.decode(payload, lsn, true), mode);
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
-            ChangeRecordBuilder builder = recordBuilder(oid -> newAssembler.relations().type(oid));
+            ChangeRecordBuilder builder = recordBuilder();
             emitter = new DeliveryEmitter(newAssembler, builder,
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
                     tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);

@@ -1,16 +1,12 @@
 package io.github.pgoutput.connect;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.LongFunction;
 
 import io.github.pgoutput.converters.ColumnConverter;
 import io.github.pgoutput.converters.PgColumnType;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.TupleData;
 import org.apache.kafka.connect.data.Schema;
@@ -28,9 +24,6 @@ import org.apache.kafka.connect.errors.ConnectException;
  */
 final class TableSchema {
 
-    /** PostgreSQL's FirstNormalObjectId: OIDs below it are built-in, and pgoutput sends no Type message for them. */
-    private static final long FIRST_NORMAL_OID = 16384;
-
     private final Relation relation;
     private final int version;
     private final ColumnConverter[] converters;
@@ -38,7 +31,8 @@ final class TableSchema {
     private final Schema rowSchema;
     private final Schema envelopeSchema;
 
-    TableSchema(Relation relation, int version, AvroNames names, PostgresTypeMapper types, LongFunction<Optional<Type>> userTypes,
+    /** @param columnTypes the type of each column of {@code relation}, in column order (see {@link ColumnTypes}) */
+    TableSchema(Relation relation, int version, AvroNames names, PostgresTypeMapper types, List<PgColumnType> columnTypes,
                 Schema sourceSchema, Schema transactionSchema) {
         this.relation = relation;
         this.version = version;
@@ -50,7 +44,7 @@ final class TableSchema {
         boolean hasKey = false;
         for (int i = 0; i < columns.size(); i++) {
             RelationColumn column = columns.get(i);
-            converters[i] = types.converterFor(columnType(column, userTypes));
+            converters[i] = types.converterFor(columnTypes.get(i));
             String field = column.name();
             row.field(field, converters[i].schema(true));
             if (column.partOfKey()) {
@@ -68,19 +62,6 @@ final class TableSchema {
                 .field(Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
                 .field(Envelope.TRANSACTION, transactionSchema)
                 .build();
-    }
-
-    private static PgColumnType columnType(RelationColumn column, LongFunction<Optional<Type>> userTypes) {
-        int oid = (int) column.typeOid();
-        if (column.typeOid() < FIRST_NORMAL_OID) {
-            return PgColumnType.builtIn(oid, column.typeModifier());
-        }
-        // User-defined types (enums, domains, extension types) are converted through their text form: the Type
-        // message names them, but telling an enum from a domain would need a catalog query, which the layers below
-        // the connector never make.
-        Optional<Type> type = userTypes.apply(column.typeOid());
-        return new PgColumnType(oid, column.typeModifier(), type.map(Type::namespace).orElse(""),
-                type.map(Type::typeName).orElse("oid " + Integer.toUnsignedString(oid)), new PgColumnType.Unknown());
     }
 
     Relation relation() {

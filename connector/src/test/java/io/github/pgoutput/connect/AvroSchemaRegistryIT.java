@@ -2,9 +2,11 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +19,9 @@ import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Order;
@@ -74,6 +78,11 @@ class AvroSchemaRegistryIT {
     void everyRecordKindRoundTripsThroughTheRegistry(PostgresDatabase db) throws Exception {
         db.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')",
                 "CREATE DOMAIN positive_int AS int CHECK (VALUE > 0)",
+                "CREATE DOMAIN email AS text CHECK (VALUE LIKE '%@%')",
+                "CREATE DOMAIN price AS numeric(10,2)",
+                "CREATE DOMAIN positive_price AS price CHECK (VALUE > 0)",
+                "CREATE DOMAIN int_list AS int[]",
+                "CREATE DOMAIN moment AS timestamptz",
                 """
                 CREATE TABLE all_types (id int PRIMARY KEY, flag bool, i2 smallint, i4 int, i8 bigint, o oid, f4 real,
                   f8 double precision, n_fixed numeric(10,2), n_free numeric, n_neg numeric(3,-2), m money, t text,
@@ -81,7 +90,8 @@ class AvroSchemaRegistryIT {
                   tm time, ttz timetz, ts timestamp, ts_inf timestamp, tstz timestamptz, tstz_ninf timestamptz,
                   iv interval, ip inet, net cidr, mac macaddr, mac8 macaddr8, bits bit(4), vbits varbit(8),
                   ints int[], texts text[], nums numeric(5,1)[], feeling mood, pos positive_int, pt point,
-                  big text)""");
+                  mail email, amount price, least_amount positive_price, positives positive_int[], il int_list,
+                  at_end moment, moods mood[], big text)""");
         connect.configureConnector("avro-types", avroConnector(db, "avro", "avro_types_slot"));
         connect.awaitRunning("avro-types", 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () -> !db.query(
@@ -94,7 +104,9 @@ class AvroSchemaRegistryIT {
                   '2024-02-29 12:34:56.789012', 'infinity', '2024-02-29 12:34:56.789012+01', '-infinity',
                   '1 year 2 mons 3 days 04:05:06.7', '192.168.0.1/24', '10.0.0.0/8', '08:00:2b:01:02:03',
                   '08:00:2b:01:02:03:04:05', B'1010', B'101', '{1,NULL,3}', '{"a b",NULL,"c"}', '{1.5,-2.0}', 'happy',
-                  42, '(1,2)', (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 400) g))""");
+                  2147483647, '(1,2)', 'ünï@😀.example', -99999999.99, 0.01, '{1,NULL,2147483647}',
+                  '{-2147483648,2147483647}', 'infinity', '{sad,NULL,happy}',
+                  (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 400) g))""");
         Map<String, Object> expectedRow = expectedRow(db, 1);
         db.execute("INSERT INTO all_types (id) VALUES (2)");
         db.execute("UPDATE all_types SET t = 'changed' WHERE id = 1");
@@ -124,6 +136,21 @@ class AvroSchemaRegistryIT {
 
         Struct inserted = envelopes.get(0).getStruct("after");
         assertThat(normalize(inserted)).isEqualTo(expectedRow);
+        // Domains arrive as their base type, also through Avro: int, Decimal with the domain's scale (also for a domain
+        // over that domain), arrays of the base type; enums as strings carrying their labels.
+        Schema row = inserted.schema();
+        assertThat(row.field("pos").schema().type()).isEqualTo(Schema.Type.INT32);
+        assertThat(row.field("mail").schema().type()).isEqualTo(Schema.Type.STRING);
+        for (String decimal : List.of("amount", "least_amount")) {
+            assertThat(row.field(decimal).schema().name()).as(decimal).isEqualTo(Decimal.LOGICAL_NAME);
+            assertThat(row.field(decimal).schema().parameters()).as(decimal).containsEntry(Decimal.SCALE_FIELD, "2");
+        }
+        assertThat(inserted.get("amount")).isEqualTo(new BigDecimal("-99999999.99"));
+        assertThat(inserted.get("least_amount")).isEqualTo(new BigDecimal("0.01"));
+        assertThat(row.field("positives").schema().valueSchema().type()).isEqualTo(Schema.Type.INT32);
+        assertThat(row.field("il").schema().valueSchema().type()).isEqualTo(Schema.Type.INT32);
+        assertThat(inserted.get("at_end")).isEqualTo(Long.MAX_VALUE);
+        assertThat(row.field("feeling").schema().parameters()).containsEntry("allowed", "sad,ok,happy");
         assertThat(envelopes.get(0).getStruct("source").getString("db")).isEqualTo(db.name());
         Struct nulls = envelopes.get(1).getStruct("after");
         for (Field field : nulls.schema().fields()) {
@@ -196,6 +223,19 @@ class AvroSchemaRegistryIT {
         assertThat(last.schema().field("gone")).isNull();
     }
 
+    /** numeric(10,2) as a type modifier: ((precision << 16) | scale) + 4. */
+    private static final int NUMERIC_10_2 = (10 << 16 | 2) + 4;
+
+    /** The domain columns of all_types and the built-in type each must convert as. */
+    private static final Map<String, PgColumnType> DOMAIN_BASES = Map.of(
+            "pos", PgColumnType.builtIn(23, -1),
+            "mail", PgColumnType.builtIn(25, -1),
+            "amount", PgColumnType.builtIn(1700, NUMERIC_10_2),
+            "least_amount", PgColumnType.builtIn(1700, NUMERIC_10_2),
+            "positives", PgColumnType.builtIn(1007, -1),
+            "il", PgColumnType.builtIn(1007, -1),
+            "at_end", PgColumnType.builtIn(1184, -1));
+
     private static int versions(String subject) throws Exception {
         var response = registry.get("/apis/ccompat/v7/subjects/" + subject + "/versions");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -215,8 +255,11 @@ class AvroSchemaRegistryIT {
             long oid = Long.parseLong(column.get(1));
             // concat() prints each value with its type's output function, as pgoutput sends it (a ::text cast may differ).
             String text = db.queryValue("SELECT concat(\"" + name + "\") FROM all_types WHERE id = " + id);
-            // User-defined types (enum, domain) travel as their text form (see TableSchema).
-            Object value = oid >= 16384 ? text
+            // A domain column converts as its base type; an enum (and an array of enums) is its labels' text.
+            PgColumnType base = DOMAIN_BASES.get(name);
+            Object value = base != null ? types.converterFor(base).fromText(text)
+                    : name.equals("feeling") ? text
+                    : name.equals("moods") ? Arrays.asList("sad", null, "happy")
                     : types.converterFor(PgColumnType.builtIn((int) oid, Integer.parseInt(column.get(2)))).fromText(text);
             row.put(name, normalize(value));
         }

@@ -48,7 +48,9 @@ class ChangeRecordBuilderTest {
 
     private static ChangeRecordBuilder builder(boolean tombstones) {
         return new ChangeRecordBuilder("shop", "inventory", "1.0", new TopicNames("shop", "__heartbeat"), new AvroNames("shop"),
-                new PostgresTypeMapper(ConverterOptions.DEFAULTS), oid -> Optional.empty(), tombstones, (s, t) -> !t.equals("ignored"));
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
+                    throw new java.sql.SQLException("built-in types only: nothing to look up");
+                }), tombstones, (s, t) -> !t.equals("ignored"));
     }
 
     private List<Draft> build(ChangeRecordBuilder builder, PgOutputMessage... messages) {

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import io.github.pgoutput.connect.SourceOffsets.Position;
 import io.github.pgoutput.converters.ConverterOptions;
@@ -57,7 +56,9 @@ class DeliveryEmitterTest {
         AvroNames names = new AvroNames("p");
         var assembler = Deliveries.assembler(spill, messages);
         ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, names,
-                new PostgresTypeMapper(ConverterOptions.DEFAULTS), oid -> Optional.empty(), true, (s, t) -> true);
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
+                    throw new java.sql.SQLException("built-in types only: nothing to look up");
+                }), true, (s, t) -> true);
         DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics, names) : null,
                 tracker, PARTITION, new ResumePoint(start), start);
         List<SourceRecord> out = new ArrayList<>();
