@@ -17,15 +17,16 @@ import java.util.Optional;
  *       <td>none</td></tr>
  *   <tr><td>COMMITTED, synthetic for a non-transactional logical message (xid {@link Xid#INVALID})</td>
  *       <td>that one message</td><td>its lsn</td><td>its lsn</td><td>{@code null}</td><td>none</td></tr>
- *   <tr><td>PREPARED</td><td>all, in order</td><td>prepare_lsn</td><td>end_lsn of PREPARE</td><td>prepare time</td><td>yes</td></tr>
+ *   <tr><td>PREPARED</td><td>all, in order</td><td>prepare_lsn</td><td>end_lsn of PREPARE (announced by Begin Prepare)</td>
+ *       <td>prepare time</td><td>yes</td></tr>
  *   <tr><td>COMMITTED, twoPhase=true</td><td>none</td><td>commit_lsn of COMMIT PREPARED</td><td>its end_lsn</td>
  *       <td>commit time</td><td>yes</td></tr>
  *   <tr><td>ROLLED_BACK</td><td>none</td><td>prepare_end_lsn</td><td>rollback_end_lsn</td><td>rollback time</td><td>yes</td></tr>
  * </table>
  *
  * <p>{@link #endLsn()} is the progress point: once Kafka has acknowledged this delivery and every earlier one, it may
- * be confirmed to the slot. For a transaction read straight from the wire it is known only when its changes have
- * been read to the end. Not thread-safe.
+ * be confirmed to the slot. It is known from the start of every delivery (a transaction sent whole is handed out
+ * only when its Commit has arrived). Not thread-safe.
  */
 public final class Delivery {
 
@@ -37,11 +38,11 @@ public final class Delivery {
     private final String gid;
     private final boolean twoPhase;
     private final Lsn lsn;
+    private final Lsn endLsn;
     private final Instant time;
     private final Instant prepareTime;
     private final Origin origin;
     private final ChangeCursor changes;
-    private Lsn endLsn;
 
     Delivery(Kind kind, Xid xid, String gid, boolean twoPhase, Lsn lsn, Lsn endLsn, Instant time, Instant prepareTime,
              Origin origin, ChangeCursor changes) {
@@ -50,7 +51,7 @@ public final class Delivery {
         this.gid = gid;
         this.twoPhase = twoPhase;
         this.lsn = Objects.requireNonNull(lsn);
-        this.endLsn = endLsn;
+        this.endLsn = Objects.requireNonNull(endLsn);
         this.time = time;
         this.prepareTime = prepareTime;
         this.origin = origin;
@@ -81,20 +82,8 @@ public final class Delivery {
         return lsn;
     }
 
-    /** True once {@link #endLsn()} is known. */
-    public boolean hasEndLsn() {
-        return endLsn != null;
-    }
-
-    /**
-     * The LSN to confirm once this delivery is durable.
-     *
-     * @throws IllegalStateException while the changes of a wire transaction have not been read to the end
-     */
+    /** The end LSN of the record that completed the delivery (see the class table): the LSN to confirm once it is durable. */
     public Lsn endLsn() {
-        if (endLsn == null) {
-            throw new IllegalStateException("the end LSN of transaction " + xid + " is known only after its changes were read to the end");
-        }
         return endLsn;
     }
 
@@ -117,13 +106,9 @@ public final class Delivery {
         return changes;
     }
 
-    void end(Lsn end) {
-        this.endLsn = end;
-    }
-
     @Override
     public String toString() {
         return kind + (twoPhase ? "(two-phase)" : "") + " xid " + xid + (gid == null ? "" : " gid '" + gid + "'") + " lsn " + lsn
-                + (endLsn == null ? "" : " end " + endLsn);
+                + " end " + endLsn;
     }
 }

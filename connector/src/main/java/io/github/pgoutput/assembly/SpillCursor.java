@@ -9,22 +9,26 @@ import io.github.pgoutput.spill.SpillReader;
 import io.github.pgoutput.spill.SpilledMessage;
 
 /**
- * The changes of a streamed transaction, read back from the spill and decoded again. Relation and Type messages met
- * on the way are applied to the session's cache, so each change is resolved against the schema in force when it was
- * written; at the end the transaction is discarded from the spill.
+ * The changes of a spilled transaction (a streamed one, or the spilled part of a {@link HeldTransaction}), read back
+ * from the spill and decoded again. Relation and Type messages met on the way are applied to the session's cache, so
+ * each change is resolved against the schema in force when it was written; at the end the transaction is discarded
+ * from the spill.
  */
 final class SpillCursor implements ChangeCursor {
 
     private final TransactionAssembler assembler;
     private final Xid xid;
     private final SpillReader reader;
+    private final boolean streamed;
     private long index;
     private boolean done;
 
-    SpillCursor(TransactionAssembler assembler, Xid xid, SpillReader reader) {
+    /** @param streamed whether the payloads were received inside stream blocks (and so carry the xid prefix) */
+    SpillCursor(TransactionAssembler assembler, Xid xid, SpillReader reader, boolean streamed) {
         this.assembler = assembler;
         this.xid = xid;
         this.reader = reader;
+        this.streamed = streamed;
     }
 
     @Override
@@ -42,7 +46,7 @@ final class SpillCursor implements ChangeCursor {
                     done = true;
                     return null;
                 }
-                PgOutputMessage message = assembler.decoder().decodeInStreamBlock(spilled.payload(), spilled.walPosition());
+                PgOutputMessage message = assembler.decoder().decode(spilled.payload(), spilled.walPosition(), streamed);
                 if (message instanceof Relation relation) {
                     assembler.relations().apply(relation);
                 } else if (message instanceof Type type) {
@@ -52,7 +56,7 @@ final class SpillCursor implements ChangeCursor {
                     return new ChangeEvent(change, assembler.relations().relationsOf(change, spilled.walPosition()),
                             spilled.walPosition(), index++);
                 } else {
-                    throw new AssemblyException("the spill of streamed transaction " + xid + " returned a '" + message.tag()
+                    throw new AssemblyException("the spill of transaction " + xid + " returned a '" + message.tag()
                             + "' " + message.getClass().getSimpleName() + " at WAL position " + spilled.walPosition()
                             + "; only changes, Relation, Type and transactional messages are spilled");
                 }

@@ -29,8 +29,12 @@ import java.util.Optional;
  * Turns the pgoutput message stream of one replication session into {@link Delivery deliveries} in commit order.
  *
  * <ul>
- *   <li>A non-streamed transaction (B..C, or b..P in {@link PreparedTransactionMode#STAGE}) is already decided when
- *       it arrives, so it is passed through: its delivery is handed out at Begin and its cursor pulls the changes
+ *   <li>A transaction sent whole (B..C) is already decided when it arrives, but only its Commit carries its end LSN,
+ *       which the delivery must report from its first record on. So it is collected until the Commit (a
+ *       {@link HeldTransaction}: decoded in memory up to the hold limit, the rest in the spill) and handed out
+ *       then.</li>
+ *   <li>A prepared transaction sent whole (b..P in {@link PreparedTransactionMode#STAGE}) is passed through: Begin
+ *       Prepare already carries the end LSN, so its delivery is handed out at once and its cursor pulls the changes
  *       from the {@link MessageSource} as the consumer reads them.</li>
  *   <li>The messages of stream blocks (S..E) go to the {@link TransactionSpill} as raw payloads, keyed by top-level
  *       xid and (sub)transaction xid. Stream Commit / Stream Prepare hand out a delivery whose cursor reads the spill
@@ -49,35 +53,48 @@ import java.util.Optional;
  *
  * <p>The spill is cleared on construction: PostgreSQL streams unfinished transactions again after a reconnect.
  * The assembler does not own the spill and does not close it. Not thread-safe; memory does not depend on
- * transaction size (the open streamed transactions cost a map entry each).
+ * transaction size (the open streamed transactions cost a map entry each; a transaction sent whole is held up to the
+ * hold limit).
  */
 public final class TransactionAssembler implements AutoCloseable {
 
     private final MessageSource source;
     private final TransactionSpill spill;
-    private final StreamMessageDecoder decoder;
+    private final SpilledMessageDecoder decoder;
+    private final long holdLimitBytes;
     private final PreparedTransactionMode preparedMode;
     private final RelationCache relations = new RelationCache();
     /** Streamed transactions seen in this session and not yet finished, with their origin if one was sent. */
     private final Map<Xid, Optional<Origin>> openStreams = new HashMap<>();
     private WireMessage pushedBack;
     private WireMessage pendingBegin;
+    /** The transaction sent whole that is being collected until its Commit, or null. */
+    private HeldTransaction holding;
     private Xid streamBlockXid;
     private Delivery current;
     private RuntimeException failure;
 
-    public TransactionAssembler(MessageSource source, TransactionSpill spill, StreamMessageDecoder decoder,
-                                PreparedTransactionMode preparedMode) {
+    /**
+     * @param holdLimitBytes how much of a transaction sent whole is held in memory (decoded; estimated heap bytes)
+     *                       until its Commit; the rest goes to the spill. 0 spills everything of it.
+     */
+    public TransactionAssembler(MessageSource source, TransactionSpill spill, SpilledMessageDecoder decoder,
+                                PreparedTransactionMode preparedMode, long holdLimitBytes) {
         this.source = Objects.requireNonNull(source, "source");
         this.spill = Objects.requireNonNull(spill, "spill");
         this.decoder = Objects.requireNonNull(decoder, "decoder");
         this.preparedMode = Objects.requireNonNull(preparedMode, "preparedMode");
+        if (holdLimitBytes < 0) {
+            throw new IllegalArgumentException("holdLimitBytes must be 0 or more, was " + holdLimitBytes);
+        }
+        this.holdLimitBytes = holdLimitBytes;
         spill.clear();
     }
 
     /**
-     * Returns the next delivery, or {@code null} when the source has nothing more right now. Does bounded work per
-     * message and never blocks.
+     * Returns the next delivery, or {@code null} when the source has nothing more right now (also while a transaction
+     * sent whole is being collected: its delivery comes with its Commit). Does bounded work per message and never
+     * blocks.
      *
      * @throws IllegalStateException when the previous delivery's changes were not read to the end
      * @throws AssemblyException     on a protocol violation (see the class comment)
@@ -123,17 +140,28 @@ public final class TransactionAssembler implements AutoCloseable {
         return spill.usage();
     }
 
-    /** Closes the current delivery's cursor. The spill stays open (its owner closes it). */
+    /** Closes the current delivery's cursor and forgets a transaction being collected. The spill stays open (its owner closes it). */
     @Override
     public void close() {
         if (current != null) {
             current.changes().close();
+        }
+        if (holding != null) {
+            holding.discard();
+            holding = null;
         }
     }
 
     private Delivery handle(WireMessage wire) {
         if (pendingBegin != null) {
             return openWireTransaction(wire);
+        }
+        if (holding != null) {
+            Delivery delivery = holding.offer(wire);
+            if (delivery != null) {
+                holding = null;
+            }
+            return delivery;
         }
         if (streamBlockXid != null) {
             handleInStreamBlock(wire);
@@ -197,18 +225,17 @@ public final class TransactionAssembler implements AutoCloseable {
         } else {
             pushedBack = next;
         }
-        WireCursor cursor = new WireCursor(this, begin);
-        Delivery delivery;
         if (begin.message() instanceof Begin b) {
-            delivery = new Delivery(Delivery.Kind.COMMITTED, b.xid(), null, false, b.finalLsn(), null, b.commitTime(), null,
-                    origin, cursor);
-        } else {
-            BeginPrepare b = (BeginPrepare) begin.message();
-            delivery = new Delivery(Delivery.Kind.PREPARED, b.xid(), b.gid(), false, b.prepareLsn(), null, b.prepareTime(),
-                    null, origin, cursor);
+            if (openStreams.containsKey(b.xid())) {
+                throw unexpected(begin, "for xid " + b.xid() + ", which is streaming in this session; expected its Stream"
+                        + " Commit, Abort or Prepare instead");
+            }
+            holding = new HeldTransaction(this, begin, origin, holdLimitBytes);
+            return null;
         }
-        cursor.bind(delivery);
-        return delivery;
+        BeginPrepare b = (BeginPrepare) begin.message();
+        return new Delivery(Delivery.Kind.PREPARED, b.xid(), b.gid(), false, b.prepareLsn(), b.endLsn(), b.prepareTime(),
+                null, origin, new WireCursor(this, begin));
     }
 
     private void startStreamBlock(StreamStart start, WireMessage wire) {
@@ -259,7 +286,7 @@ public final class TransactionAssembler implements AutoCloseable {
     private ChangeCursor readBack(Xid xid) {
         // read() verifies the whole transaction before returning, so a damaged spill fails before any delivery.
         SpillReader reader = spill.read(xid);
-        return new SpillCursor(this, xid, reader);
+        return new SpillCursor(this, xid, reader, true);
     }
 
     private void abortStream(StreamAbort abort) {
@@ -288,7 +315,7 @@ public final class TransactionAssembler implements AutoCloseable {
         return wire;
     }
 
-    StreamMessageDecoder decoder() {
+    SpilledMessageDecoder decoder() {
         return decoder;
     }
 

@@ -1,33 +1,29 @@
 package io.github.pgoutput.assembly;
 
 import io.github.pgoutput.pgoutput.PgOutputMessage;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Begin;
 import io.github.pgoutput.pgoutput.PgOutputMessage.BeginPrepare;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Commit;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 
 /**
- * The changes of a non-streamed transaction, pulled from the wire as the consumer reads them. The transaction was
- * decided before PostgreSQL sent it (commit or prepare), so nothing needs buffering.
+ * The changes of a prepared transaction sent whole (Begin Prepare ... Prepare), pulled from the wire as the consumer
+ * reads them. It was prepared before PostgreSQL sent it, and Begin Prepare already carries the PREPARE record's end
+ * LSN, so nothing needs holding back (unlike a plain transaction, see {@link HeldTransaction}).
  */
 final class WireCursor implements ChangeCursor {
 
     private final TransactionAssembler assembler;
-    private final WireMessage begin;
-    private Delivery delivery;
+    private final WireMessage beginWire;
+    private final BeginPrepare begin;
     private long index;
     private boolean done;
 
-    WireCursor(TransactionAssembler assembler, WireMessage begin) {
+    WireCursor(TransactionAssembler assembler, WireMessage beginWire) {
         this.assembler = assembler;
-        this.begin = begin;
-    }
-
-    void bind(Delivery owner) {
-        this.delivery = owner;
+        this.beginWire = beginWire;
+        this.begin = (BeginPrepare) beginWire.message();
     }
 
     @Override
@@ -52,13 +48,13 @@ final class WireCursor implements ChangeCursor {
                     assembler.relations().apply(relation);
                 } else if (message instanceof Type type) {
                     assembler.relations().apply(type);
-                } else if (!finishes(wire)) {
-                    throw TransactionAssembler.unexpected(wire, "inside transaction " + delivery.xid() + " (begun by "
-                            + begin.describe() + "); expected changes, Relation, Type or its "
-                            + (begin.message() instanceof Begin ? "Commit" : "Prepare"));
-                } else {
+                } else if (message instanceof Prepare prepare) {
+                    check(prepare, wire);
                     done = true;
                     return null;
+                } else {
+                    throw TransactionAssembler.unexpected(wire, "inside prepared transaction " + begin.xid() + " (begun by "
+                            + beginWire.describe() + "); expected changes, Relation, Type or its Prepare");
                 }
             }
         } catch (RuntimeException e) {
@@ -66,25 +62,17 @@ final class WireCursor implements ChangeCursor {
         }
     }
 
-    /** Checks and applies the message that ends the transaction; false if {@code wire} is not that message. */
-    private boolean finishes(WireMessage wire) {
-        if (begin.message() instanceof Begin b && wire.message() instanceof Commit commit) {
-            if (!commit.commitLsn().equals(b.finalLsn())) {
-                throw TransactionAssembler.unexpected(wire, "with commit_lsn " + commit.commitLsn() + " for transaction "
-                        + b.xid() + ", whose Begin announced final_lsn " + b.finalLsn());
-            }
-            delivery.end(commit.endLsn());
-            return true;
+    /** The Prepare must close the transaction Begin Prepare opened, at the end LSN it announced. */
+    private void check(Prepare prepare, WireMessage wire) {
+        if (!prepare.xid().equals(begin.xid()) || !prepare.gid().equals(begin.gid())) {
+            throw TransactionAssembler.unexpected(wire, "for xid " + prepare.xid() + " gid '" + prepare.gid()
+                    + "' inside the prepared transaction xid " + begin.xid() + " gid '" + begin.gid() + "'");
         }
-        if (begin.message() instanceof BeginPrepare b && wire.message() instanceof Prepare prepare) {
-            if (!prepare.xid().equals(b.xid()) || !prepare.gid().equals(b.gid())) {
-                throw TransactionAssembler.unexpected(wire, "for xid " + prepare.xid() + " gid '" + prepare.gid()
-                        + "' inside the prepared transaction xid " + b.xid() + " gid '" + b.gid() + "'");
-            }
-            delivery.end(prepare.endLsn());
-            return true;
+        if (!prepare.prepareLsn().equals(begin.prepareLsn()) || !prepare.endLsn().equals(begin.endLsn())) {
+            throw TransactionAssembler.unexpected(wire, "with prepare_lsn " + prepare.prepareLsn() + " and end_lsn "
+                    + prepare.endLsn() + " for gid '" + begin.gid() + "', whose Begin Prepare announced " + begin.prepareLsn()
+                    + " and " + begin.endLsn());
         }
-        return false;
     }
 
     @Override

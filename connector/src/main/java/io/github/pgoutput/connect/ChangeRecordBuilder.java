@@ -322,7 +322,7 @@ final class ChangeRecordBuilder {
                 .put("table", table)
                 .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null)
                 .put("lsn", event.walPosition().value())
-                .put("commit_lsn", delivery.lsn().toString());
+                .put("commit_lsn", delivery.endLsn().toString());
     }
 
     private Struct transactionBlock(String topic, Delivery delivery) {

@@ -25,8 +25,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * <p>Numbering and offsets: the records of a delivery are numbered 1, 2, ... in emission order (BEGIN, changes,
  * tombstones, END), the same way every time PostgreSQL sends it. Every record but the delivery's last carries the
  * offset "inside the delivery committed at {@code lsn}, up to this number"; the last carries "after the delivery,
- * at its end LSN". Because a wire transaction's end LSN is known only after its last change, the records of one
- * change are held back until the next change or the end arrives (one change's records, so memory stays bounded).
+ * at its end LSN". A cursor tells its end only after its last change, so the records of one change are held back
+ * until the next change or the end arrives (one change's records, so memory stays bounded).
  * Records already in Kafka before a restart ({@link ResumePoint}) are numbered but not emitted.
  *
  * <p>Not thread-safe: the task's poll thread only.
@@ -188,7 +188,7 @@ final class DeliveryEmitter {
         String gid = delivery.gid().orElse(null);
         LifecycleHeaders.Outcome outcome = LifecycleHeaders.Outcome.valueOf(delivery.kind().name());
         ConnectHeaders headers = new ConnectHeaders();
-        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.lsn(), outcome,
+        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.endLsn(), outcome,
                 gid != null, numbered.order(), gid));
         Draft draft = numbered.draft();
         SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(at), draft.topic(), null, draft.keySchema(),

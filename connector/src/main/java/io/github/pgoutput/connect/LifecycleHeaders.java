@@ -17,8 +17,9 @@ import io.github.pgoutput.pgoutput.Xid;
  *   <tr><td>{@code pg.xid}</td><td>int64</td><td>transaction id (unsigned 32-bit)</td></tr>
  *   <tr><td>{@code pg.lsn}</td><td>string X/Y</td><td>LSN of the change's WAL record; for a snapshot record, the
  *       slot's consistent point</td></tr>
- *   <tr><td>{@code pg.commit_lsn}</td><td>string X/Y</td><td>LSN of the record that completed the delivery: the
- *       commit, the PREPARE (for PREPARED), the COMMIT PREPARED or the ROLLBACK PREPARED</td></tr>
+ *   <tr><td>{@code pg.commit_lsn}</td><td>string X/Y</td><td>end LSN of the delivery: where the record that completed
+ *       it ends (the COMMIT, the PREPARE for PREPARED, the COMMIT PREPARED or the ROLLBACK PREPARED), the position
+ *       the slot is confirmed to once the delivery is durable</td></tr>
  *   <tr><td>{@code pg.outcome}</td><td>string</td><td>{@link Outcome}: COMMITTED, PREPARED or ROLLED_BACK</td></tr>
  *   <tr><td>{@code pg.two_phase}</td><td>boolean</td><td>whether the transaction was prepared (PREPARE
  *       TRANSACTION)</td></tr>
@@ -60,7 +61,7 @@ public final class LifecycleHeaders {
      *
      * @param xid       the transaction's id
      * @param lsn       LSN of the change's WAL record
-     * @param commitLsn LSN of the record that completed the delivery
+     * @param commitLsn end LSN of the delivery (of the record that completed it)
      * @param outcome   what the delivery reports
      * @param twoPhase  whether the transaction was prepared
      * @param txOrder   1-based position of the record in its delivery

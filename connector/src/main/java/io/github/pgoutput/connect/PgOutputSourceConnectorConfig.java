@@ -231,7 +231,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String SPILL_MEMORY_BUFFER_BYTES_CONFIG = "spill.memory.buffer.bytes";
     private static final String SPILL_MEMORY_BUFFER_BYTES_DOC = "Heap bytes the transaction spill may use, across all "
-            + "open transactions, before it writes changes to the spill backend.";
+            + "open transactions, before it writes changes to the spill backend. Also the most (estimated) heap a transaction "
+            + "PostgreSQL sends whole may take while it is held until its commit arrives (its records all carry the end LSN, "
+            + "which only the commit message brings); the rest of a larger one goes to the spill backend.";
     private static final long SPILL_MEMORY_BUFFER_BYTES_DEFAULT = 16L * 1024 * 1024;
     private static final String SPILL_MEMORY_BUFFER_BYTES_DISPLAY = "Spill memory buffer (bytes)";
 

@@ -283,7 +283,7 @@ public class PgOutputSourceTask extends SourceTask {
                             ? io.github.pgoutput.assembly.PreparedTransactionMode.STAGE
                             : io.github.pgoutput.assembly.PreparedTransactionMode.FAIL;
             TransactionAssembler newAssembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
-                    (payload, lsn) -> decoder.decode(payload, lsn, true), mode);
+                    decoder::decode, mode, config.spillMemoryBufferBytes());
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
             ChangeRecordBuilder builder = recordBuilder();
@@ -308,7 +308,13 @@ public class PgOutputSourceTask extends SourceTask {
         }
     }
 
-    /** Nothing is being emitted: the server's walEnd may be confirmed once everything before is durable. */
+    /**
+     * Nothing is being emitted: the server's walEnd may be confirmed once everything before is durable. This also
+     * happens while the assembler collects a transaction sent whole, or between the blocks of a streamed one: the
+     * keepalives sent meanwhile report a position before that transaction's commit record (the walsender moves its
+     * sent position past a record only once it has decoded it), so PostgreSQL sends the transaction again after a
+     * restart from there.
+     */
     private void markIdle() {
         Lsn walEnd = session.serverWalEnd();
         if (walEnd.isValid() && walEnd.isAfter(idleMark)) {

@@ -31,13 +31,7 @@ record ResumePoint(Position position) {
      * {@link Long#MAX_VALUE} for all.
      */
     long recordsToSkip(Delivery delivery) {
-        // A delivery whose end is known from its first message (streamed, two-phase outcome, logical message) is
-        // compared by its end; a wire transaction by its commit record's start, which lies before its end, so that
-        // "starts before the last completed end" means "was completed at or before it".
-        boolean complete = delivery.hasEndLsn()
-                ? !delivery.endLsn().isAfter(position.lsn())
-                : delivery.lsn().isBefore(position.lsn());
-        if (complete) {
+        if (!delivery.endLsn().isAfter(position.lsn())) {
             return Long.MAX_VALUE;
         }
         if (position.isInsideDelivery() && delivery.lsn().equals(position.txLsn())) {

@@ -13,7 +13,9 @@ import org.apache.kafka.connect.data.Struct;
  * The records of {@code <topic.prefix>.transaction}: Debezium's transaction metadata ({@code status} BEGIN/END,
  * {@code id}, {@code event_count}, {@code data_collections}, {@code ts_ms}) extended with the lifecycle of the
  * delivery: {@code outcome} (COMMITTED, PREPARED, ROLLED_BACK), {@code two_phase}, {@code xid}, {@code gid},
- * {@code lsn} (commit or prepare LSN) and {@code end_lsn}.
+ * {@code tx_lsn} (start of the record that completed the delivery: PostgreSQL's commit_lsn or prepare_lsn, for
+ * ROLLED_BACK the prepare_end_lsn naming the PREPARE undone; the offset's {@code tx_lsn}) and {@code end_lsn} (the
+ * end of that record, the same as the {@code pg.commit_lsn} header).
  *
  * <p>A delivery with changes gets a BEGIN record before them and an END record after them. A two-phase COMMITTED
  * (COMMIT PREPARED) or ROLLED_BACK delivery has no changes and gets one record, with {@code status} equal to its
@@ -49,7 +51,7 @@ final class TransactionTopicRecords {
                 .field("two_phase", Schema.BOOLEAN_SCHEMA)
                 .field("xid", Schema.INT64_SCHEMA)
                 .field("gid", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("lsn", Schema.STRING_SCHEMA)
+                .field("tx_lsn", Schema.STRING_SCHEMA)
                 .field("end_lsn", Schema.OPTIONAL_STRING_SCHEMA)
                 .build();
     }
@@ -89,8 +91,8 @@ final class TransactionTopicRecords {
                 .put("two_phase", delivery.twoPhase() || delivery.gid().isPresent())
                 .put("xid", delivery.xid().value())
                 .put("gid", delivery.gid().orElse(null))
-                .put("lsn", delivery.lsn().toString())
-                .put("end_lsn", delivery.hasEndLsn() ? delivery.endLsn().toString() : null);
+                .put("tx_lsn", delivery.lsn().toString())
+                .put("end_lsn", delivery.endLsn().toString());
         if (counts != null) {
             List<Struct> collections = new ArrayList<>(counts.size());
             long total = 0;

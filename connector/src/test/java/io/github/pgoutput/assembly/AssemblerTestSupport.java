@@ -26,7 +26,11 @@ abstract class AssemblerTestSupport {
     }
 
     TransactionAssembler assembler(Script script, PreparedTransactionMode mode) {
-        return new TransactionAssembler(script.source(), spill(), script.decoder(), mode);
+        return assembler(script, mode, 1L << 20);
+    }
+
+    TransactionAssembler assembler(Script script, PreparedTransactionMode mode, long holdLimitBytes) {
+        return new TransactionAssembler(script.source(), spill(), script.decoder(), mode, holdLimitBytes);
     }
 
     @AfterEach

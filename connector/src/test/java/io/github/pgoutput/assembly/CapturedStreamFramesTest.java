@@ -67,8 +67,7 @@ class CapturedStreamFramesTest extends AssemblerTestSupport {
     }
 
     private TransactionAssembler assembler(MessageSource source) {
-        return new TransactionAssembler(source, spill(), (payload, lsn) -> decoder.decode(payload, lsn, true),
-                PreparedTransactionMode.FAIL);
+        return new TransactionAssembler(source, spill(), decoder::decode, PreparedTransactionMode.FAIL, 1L << 20);
     }
 
     @Test

@@ -44,7 +44,7 @@ public final class LargeStreamedTransactionRun {
         Generator generator = new Generator(rows);
         try (DiskSpill spill = DiskSpill.open(SpillSettings.defaults("large").withDirectory(directory))) {
             TransactionAssembler assembler = new TransactionAssembler(generator, spill, LargeStreamedTransactionRun::decode,
-                    PreparedTransactionMode.FAIL);
+                    PreparedTransactionMode.FAIL, 1L << 20);
             long changes = 0;
             int ordinary = 0;
             CRC32 crc = new CRC32();
@@ -83,8 +83,8 @@ public final class LargeStreamedTransactionRun {
 
     private static final PgOutputDecoder DECODER = new PgOutputDecoder(new DecoderSettings(2, StreamingMode.ON));
 
-    static PgOutputMessage decode(ByteBuffer payload, Lsn walPosition) {
-        return DECODER.decode(payload, walPosition, true);
+    static PgOutputMessage decode(ByteBuffer payload, Lsn walPosition, boolean insideStreamBlock) {
+        return DECODER.decode(payload, walPosition, insideStreamBlock);
     }
 
     /** Emits the whole stream message by message, computing what the consumer must receive. */
@@ -201,7 +201,7 @@ public final class LargeStreamedTransactionRun {
         }
 
         private WireMessage decoded(ByteBuffer bytes) {
-            return new WireMessage(decode(bytes, Lsn.of(lsn)), bytes, Lsn.of(lsn));
+            return new WireMessage(decode(bytes, Lsn.of(lsn), true), bytes, Lsn.of(lsn));
         }
 
         private ByteBuffer header(char tag, long xid) {

@@ -59,7 +59,7 @@ final class LiveAssembly implements AutoCloseable {
             return new WireMessage(decoder.decode(frame.payload().duplicate(), frame.headerLsn()), frame.payload(), frame.headerLsn());
         };
         this.assembler = new TransactionAssembler(source, this.spill,
-                (payload, lsn) -> decoder.decode(payload, lsn, true), mode);
+                decoder::decode, mode, 1L << 20);
     }
 
     /** Creates a FOR ALL TABLES publication and the slot if missing, and starts streaming with streaming=on. */

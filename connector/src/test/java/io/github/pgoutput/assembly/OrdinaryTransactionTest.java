@@ -47,39 +47,84 @@ class OrdinaryTransactionTest extends AssemblerTestSupport {
     }
 
     @Test
-    void endLsnIsKnownOnlyOnceTheChangesWereReadToTheCommit() {
-        Script script = new Script().add(begin(1, 0x100)).add(relation(0, 1, "t", "id")).add(insert(0, 1, "a"))
-                .add(commit(0x100, 0x130));
-        TransactionAssembler assembler = assembler(script);
-
-        Delivery delivery = assembler.nextDelivery();
-
-        assertThat(delivery.hasEndLsn()).isFalse();
-        assertThatThrownBy(delivery::endLsn).isInstanceOf(IllegalStateException.class);
-        assertThat(delivery.changes().next()).isNotNull();
-        assertThat(delivery.changes().next()).isNull();
-        assertThat(delivery.changes().atEnd()).isTrue();
-        assertThat(delivery.endLsn()).isEqualTo(lsn(0x130));
-    }
-
-    @Test
-    void consumerMayStopMidTransactionAndResumeWhenTheWireCatchesUp() {
-        Script script = new Script().add(begin(1, 0x100)).pause().add(relation(0, 1, "t", "id"))
-                .add(insert(0, 1, "a")).pause().add(insert(0, 1, "b")).add(commit(0x100, 0x130));
+    void handsOutATransactionSentWholeOnlyWhenItsCommitBringsTheEndLsn() {
+        Script script = new Script().add(begin(1, 0x100)).pause().add(relation(0, 1, "t", "id")).add(insert(0, 1, "a"))
+                .pause().add(insert(0, 1, "b")).add(commit(0x100, 0x130));
         TransactionAssembler assembler = assembler(script);
 
         assertThat(assembler.nextDelivery()).as("Begin alone: an Origin may still follow").isNull();
+        assertThat(assembler.nextDelivery()).as("collecting until the Commit").isNull();
+        Delivery delivery = assembler.nextDelivery();
+
+        assertThat(delivery.endLsn()).as("known before any change is read").isEqualTo(lsn(0x130));
+        assertThat(delivery.lsn()).isEqualTo(lsn(0x100));
+        assertThat(Script.valueOf(delivery.changes().next().message())).isEqualTo("a");
+        assertThat(Script.valueOf(delivery.changes().next().message())).isEqualTo("b");
+        assertThat(delivery.changes().next()).isNull();
+        assertThat(delivery.changes().atEnd()).isTrue();
+    }
+
+    @Test
+    void consumerMayStopMidTransactionAndGoOnLater() {
+        Script script = new Script().add(begin(1, 0x100)).add(relation(0, 1, "t", "id"))
+                .add(insert(0, 1, "a")).add(insert(0, 1, "b")).add(commit(0x100, 0x130));
+        TransactionAssembler assembler = assembler(script);
+
         Delivery delivery = assembler.nextDelivery();
         ChangeCursor changes = delivery.changes();
         assertThat(Script.valueOf(changes.next().message())).isEqualTo("a");
-        assertThat(changes.next()).isNull();
-        assertThat(changes.atEnd()).isFalse();
         assertThatThrownBy(assembler::nextDelivery).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("read the changes");
         assertThat(Script.valueOf(changes.next().message())).isEqualTo("b");
         assertThat(changes.next()).isNull();
         assertThat(changes.atEnd()).isTrue();
         assertThat(assembler.nextDelivery()).isNull();
+    }
+
+    @Test
+    void aTransactionLargerThanTheHoldLimitGoesOnInTheSpillAndComesBackInOrder() {
+        Script script = new Script().add(begin(9, 0x100)).add(relation(0, 1, "t", "id"));
+        for (int i = 0; i < 40; i++) {
+            script.add(insert(0, 1, "v" + i));
+            if (i == 30) {
+                // The schema changes in the spilled part: later changes get the new Relation, earlier ones the old.
+                script.add(relation(0, 1, "t", "id", "added"));
+            }
+        }
+        script.add(commit(0x100, 0x9000));
+        TransactionAssembler assembler = assembler(script, PreparedTransactionMode.FAIL, 2_000);
+
+        Delivery delivery = assembler.nextDelivery();
+
+        assertThat(delivery.endLsn()).isEqualTo(lsn(0x9000));
+        assertThat(assembler.spillUsage().bytes()).as("the part beyond the hold limit is in the spill").isPositive();
+        List<ChangeEvent> changes = new java.util.ArrayList<>();
+        for (ChangeEvent change = delivery.changes().next(); change != null; change = delivery.changes().next()) {
+            changes.add(change);
+        }
+        assertThat(delivery.changes().atEnd()).isTrue();
+        assertThat(changes).extracting(c -> Script.valueOf(c.message()))
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
+        assertThat(changes).extracting(ChangeEvent::index).containsExactlyElementsOf(
+                java.util.stream.LongStream.range(0, 40).boxed().toList());
+        assertThat(changes.get(30).relation().columns()).hasSize(1);
+        assertThat(changes.get(31).relation().columns()).hasSize(2);
+        assertThat(assembler.spillUsage().bytes()).as("read back and discarded").isZero();
+    }
+
+    @Test
+    void closingWhileATransactionIsCollectedForgetsItsSpilledPart() {
+        Script script = new Script().add(begin(9, 0x100)).add(relation(0, 1, "t", "id"));
+        for (int i = 0; i < 20; i++) {
+            script.add(insert(0, 1, "v" + i));
+        }
+        TransactionAssembler assembler = assembler(script.pause(), PreparedTransactionMode.FAIL, 0);
+
+        assertThat(assembler.nextDelivery()).isNull();
+        assertThat(assembler.spillUsage().bytes()).isPositive();
+        assembler.close();
+
+        assertThat(assembler.spillUsage().bytes()).isZero();
     }
 
     @Test

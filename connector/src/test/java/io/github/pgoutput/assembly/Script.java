@@ -87,8 +87,8 @@ final class Script {
         return queue.isEmpty();
     }
 
-    StreamMessageDecoder decoder() {
-        return (payload, walPosition) -> registry.get((int) payload.getLong(payload.position()));
+    SpilledMessageDecoder decoder() {
+        return (payload, walPosition, insideStreamBlock) -> registry.get((int) payload.getLong(payload.position()));
     }
 
     // ---- message builders, named like the protocol ----

@@ -156,4 +156,17 @@ class TwoPhaseTest extends AssemblerTestSupport {
         assertThatThrownBy(() -> delivery.changes().next()).isInstanceOf(AssemblyException.class)
                 .hasMessageContaining("gid 'other'").hasMessageContaining("gid 'g1'");
     }
+
+    @Test
+    void aPreparedTransactionKnowsItsEndLsnFromBeginPrepareAndThePrepareMustEndThere() {
+        Script script = new Script().add(beginPrepare(770, "g1", 0x100, 0x180)).add(relation(0, 1, "t", "id"))
+                .add(insert(0, 1, "a")).add(prepare(770, "g1", 0x100, 0x1C0));
+        TransactionAssembler assembler = assembler(script);
+        Delivery delivery = assembler.nextDelivery();
+
+        assertThat(delivery.endLsn()).as("before any change is read").isEqualTo(lsn(0x180));
+        assertThat(delivery.changes().next()).isNotNull();
+        assertThatThrownBy(() -> delivery.changes().next()).isInstanceOf(AssemblyException.class)
+                .hasMessageContaining("end_lsn 0/1C0").hasMessageContaining("announced 0/100 and 0/180");
+    }
 }

@@ -93,7 +93,7 @@ class ChangeRecordBuilderTest {
         assertThat(source.get("table")).isEqualTo("orders");
         assertThat(source.get("txId")).isEqualTo(742L);
         assertThat(source.get("ts_ms")).isEqualTo(java.time.Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
-        assertThat(source.get("commit_lsn")).isEqualTo("0/5000");
+        assertThat(source.get("commit_lsn")).as("the delivery's end LSN, as in the pg.commit_lsn header").isEqualTo("0/5020");
         Struct transaction = value.getStruct("transaction");
         assertThat(transaction.get("id")).isEqualTo("742");
         assertThat(transaction.get("total_order")).isEqualTo(1L);

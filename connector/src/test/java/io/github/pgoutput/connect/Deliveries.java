@@ -51,9 +51,9 @@ final class Deliveries {
                 SpillSettings.defaults("unit_slot").withDirectory(spillDirectory), () -> {
                     throw new java.sql.SQLException("no database in unit tests");
                 }));
-        return new TransactionAssembler(queue::poll, spill, (payload, lsn) -> {
-            throw new AssertionError("nothing is streamed here");
-        }, PreparedTransactionMode.STAGE);
+        return new TransactionAssembler(queue::poll, spill, (payload, lsn, insideStreamBlock) -> {
+            throw new AssertionError("nothing is spilled here");
+        }, PreparedTransactionMode.STAGE, 1L << 20);
     }
 
     static List<Read> assemble(Path spillDirectory, PgOutputMessage... messages) {

@@ -81,7 +81,7 @@ class DeliveryEmitterTest {
         List<SourceRecord> records = emitAll(false, Position.afterDelivery(Lsn.INVALID), twoTransactions());
 
         assertThat(records).extracting(r -> header(r, LifecycleHeaders.TX_ORDER)).containsExactly("1", "2", "1");
-        assertThat(records).extracting(r -> header(r, LifecycleHeaders.COMMIT_LSN)).containsExactly("0/5000", "0/5000", "0/6000");
+        assertThat(records).extracting(r -> header(r, LifecycleHeaders.COMMIT_LSN)).containsExactly("0/5020", "0/5020", "0/6020");
         assertThat(offset(records.get(0))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 1));
         assertThat(offset(records.get(1))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
         assertThat(offset(records.get(2))).isEqualTo(Position.afterDelivery(Lsn.of(0x6020)));
@@ -97,6 +97,10 @@ class DeliveryEmitterTest {
         assertThat(end.get("status")).isEqualTo("END");
         assertThat(end.get("event_count")).isEqualTo(2L);
         assertThat(end.get("end_lsn")).isEqualTo("0/5020");
+        assertThat(end.get("tx_lsn")).isEqualTo("0/5000");
+        Struct begin = (Struct) records.get(0).value();
+        assertThat(begin.get("end_lsn")).as("known at BEGIN too").isEqualTo("0/5020");
+        assertThat(records).allSatisfy(r -> assertThat(header(r, LifecycleHeaders.COMMIT_LSN)).isIn("0/5020", "0/6020"));
         assertThat(offset(records.get(2))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 3));
         assertThat(offset(records.get(3))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
     }

@@ -209,13 +209,23 @@ class MixedWorkloadIT {
             }
         }
         Map<String, Long> endCounts = new HashMap<>();
+        Lsn previousEnd = Lsn.INVALID;
         for (ConsumerRecord<byte[], byte[]> record : transactions) {
             Map<String, String> headers = headerTexts(record);
             orders.computeIfAbsent(headers.get(LifecycleHeaders.COMMIT_LSN), k -> new ArrayList<>())
                     .add(Long.parseLong(headers.get(LifecycleHeaders.TX_ORDER)));
             JsonNode value = TopicReplica.json(record.value());
-            if (value.get("status").asText().equals("END")) {
-                endCounts.put(value.get("lsn").asText(), value.get("event_count").asLong());
+            // pg.commit_lsn is the delivery's end: after the start of its commit record, and a delivery's commit
+            // record starts at or after the end of the one before (commit order).
+            Lsn start = Lsn.parse(value.get("tx_lsn").asText());
+            Lsn end = Lsn.parse(value.get("end_lsn").asText());
+            assertThat(end.toString()).isEqualTo(headers.get(LifecycleHeaders.COMMIT_LSN));
+            assertThat(end).as("end of transaction %s", value.get("id").asText()).isGreaterThan(start);
+            if (value.get("status").asText().equals("BEGIN")) {
+                assertThat(start).as("start of transaction %s", value.get("id").asText()).isGreaterThanOrEqualTo(previousEnd);
+            } else {
+                previousEnd = end;
+                endCounts.put(end.toString(), value.get("event_count").asLong());
             }
         }
         orders.forEach((tx, seen) -> {

@@ -65,6 +65,13 @@ class TwoPhaseLifecycleIT {
                 "COMMITTED/COMMITTED");
         assertThat(statusesKeyed(transactions, "gid-rollback")).containsExactly("BEGIN/PREPARED", "END/PREPARED",
                 "ROLLED_BACK/ROLLED_BACK");
+        // The PREPARED deliveries' BEGIN and END carry the end LSN their change records carry in pg.commit_lsn.
+        for (ConsumerRecord<byte[], byte[]> change : prepared) {
+            String end = headerTexts(change).get(LifecycleHeaders.COMMIT_LSN);
+            assertThat(transactions).filteredOn(r -> TopicReplica.json(r.value()).get("outcome").asText().equals("PREPARED"))
+                    .filteredOn(r -> TopicReplica.json(r.value()).get("gid").asText().equals(headerTexts(change).get(LifecycleHeaders.GID)))
+                    .hasSize(2).allSatisfy(r -> assertThat(TopicReplica.json(r.value()).get("end_lsn").asText()).isEqualTo(end));
+        }
         release(db, "stage", "stage_slot");
     }
 
@@ -135,9 +142,18 @@ class TwoPhaseLifecycleIT {
                 .containsEntry(LifecycleHeaders.TWO_PHASE, "true")
                 .containsEntry(LifecycleHeaders.GID, prepared.get(LifecycleHeaders.GID))
                 .containsEntry(LifecycleHeaders.XID, prepared.get(LifecycleHeaders.XID));
+        Lsn preparedEnd = Lsn.parse(prepared.get(LifecycleHeaders.COMMIT_LSN));
         assertThat(Lsn.parse(headers.get(LifecycleHeaders.COMMIT_LSN)))
-                .as("the outcome comes after its PREPARED changes in the WAL")
-                .isGreaterThan(Lsn.parse(prepared.get(LifecycleHeaders.COMMIT_LSN)));
+                .as("the outcome comes after its PREPARED changes in the WAL").isGreaterThan(preparedEnd);
+        assertThat(value.get("end_lsn").asText()).isEqualTo(headers.get(LifecycleHeaders.COMMIT_LSN));
+        if (outcome.equals("ROLLED_BACK")) {
+            // ROLLBACK PREPARED names the PREPARE it undoes by that record's end (prepare_end_lsn): the server's own
+            // statement of the end LSN the PREPARED records carried in pg.commit_lsn.
+            assertThat(value.get("tx_lsn").asText()).isEqualTo(preparedEnd.toString());
+        } else {
+            assertThat(Lsn.parse(value.get("tx_lsn").asText())).as("COMMIT PREPARED starts after the PREPARE ended")
+                    .isGreaterThanOrEqualTo(preparedEnd);
+        }
     }
 
     private static void awaitSlotActive(PostgresDatabase db, String slot) {

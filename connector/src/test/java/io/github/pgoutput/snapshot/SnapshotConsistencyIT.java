@@ -115,7 +115,7 @@ class SnapshotConsistencyIT {
                 WalFrame frame = session.readPending();
                 return frame == null ? null
                         : new WireMessage(decoder.decode(frame.payload().duplicate(), frame.headerLsn()), frame.payload(), frame.headerLsn());
-            }, spill, (payload, lsn) -> decoder.decode(payload, lsn, true), PreparedTransactionMode.FAIL);
+            }, spill, decoder::decode, PreparedTransactionMode.FAIL, 1L << 20);
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             boolean markerSeen = false;
             Delivery delivery = null;
