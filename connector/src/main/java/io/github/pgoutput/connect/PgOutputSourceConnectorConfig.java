@@ -123,9 +123,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String STREAMING_DOC = "Whether PostgreSQL may send a large transaction before it commits "
             + "(pgoutput's streaming option) instead of spilling it to its own disk once it exceeds "
             + "logical_decoding_work_mem. Streamed changes go to the transaction spill and reach Kafka only at "
-            + "commit. auto (on by default whenever the protocol allows): parallel when the negotiated protocol is 4 "
-            + "(the same stream, but a Stream Abort also carries the abort LSN and time), on when it is 2 or 3, off "
-            + "for protocol 1. on needs protocol 2 or later, parallel needs 4.";
+            + "commit. auto (the default): on, unless protocol.version is fixed at 1, then off. on needs protocol 2 or "
+            + "later; parallel (the same stream, but a Stream Abort also carries the abort LSN and time) needs protocol 4, "
+            + "so PostgreSQL 16 or later.";
     private static final String STREAMING_DEFAULT = StreamingMode.AUTO.configValue();
     private static final String STREAMING_DISPLAY = "Streaming of in-progress transactions";
 

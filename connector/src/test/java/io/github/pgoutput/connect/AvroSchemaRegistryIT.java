@@ -74,8 +74,11 @@ class AvroSchemaRegistryIT {
         assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isPositive();
     }
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest
     void everyRecordKindRoundTripsThroughTheRegistry(PostgresDatabase db) throws Exception {
+        // One worker cluster and registry serve every PostgreSQL version: connector and topics are named per version.
+        String name = "avro-types-" + db.majorVersion();
+        String prefix = "avro" + db.majorVersion();
         db.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')",
                 "CREATE DOMAIN positive_int AS int CHECK (VALUE > 0)",
                 "CREATE DOMAIN email AS text CHECK (VALUE LIKE '%@%')",
@@ -92,8 +95,8 @@ class AvroSchemaRegistryIT {
                   ints int[], texts text[], nums numeric(5,1)[], feeling mood, pos positive_int, pt point,
                   mail email, amount price, least_amount positive_price, positives positive_int[], il int_list,
                   at_end moment, moods mood[], big text)""");
-        connect.configureConnector("avro-types", avroConnector(db, "avro", "avro_types_slot"));
-        connect.awaitRunning("avro-types", 1, WAIT);
+        connect.configureConnector(name, avroConnector(db, prefix, "avro_types_slot"));
+        connect.awaitRunning(name, 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () -> !db.query(
                 "SELECT 1 FROM pg_replication_slots WHERE slot_name = 'avro_types_slot' AND active").isEmpty());
         db.execute("""
@@ -112,7 +115,7 @@ class AvroSchemaRegistryIT {
         db.execute("UPDATE all_types SET t = 'changed' WHERE id = 1");
         db.execute("DELETE FROM all_types WHERE id = 2");
 
-        String topic = "avro.public.all_types";
+        String topic = prefix + ".public.all_types";
         // insert 1, insert 2, update 1, delete 2 and its tombstone
         List<ConsumerRecord<byte[], byte[]>> records = connect.awaitRecords(topic, 5, WAIT);
         AvroConverter keys = consumerConverter(true);
@@ -162,7 +165,7 @@ class AvroSchemaRegistryIT {
         assertThat(updated.getString("big")).isEqualTo("__debezium_unavailable_value");
         assertThat(envelopes.get(3).getStruct("before").get("id")).isEqualTo(2);
 
-        String transactionTopic = "avro.transaction";
+        String transactionTopic = prefix + ".transaction";
         List<ConsumerRecord<byte[], byte[]>> transactions = connect.awaitRecords(transactionTopic, 2 * 4, WAIT);
         AvroConverter transactionValues = consumerConverter(false);
         for (ConsumerRecord<byte[], byte[]> record : transactions) {
@@ -170,6 +173,7 @@ class AvroSchemaRegistryIT {
             Struct value = (Struct) transactionValues.toConnectData(transactionTopic, record.value()).value();
             assertThat(value.getString("status")).isIn("BEGIN", "END");
         }
+        connect.deleteConnector(name);
     }
 
     @PostgresTest(minVersion = 17, maxVersion = 17)

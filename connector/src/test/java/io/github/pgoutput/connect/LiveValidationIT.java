@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,18 +13,21 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.pgoutput.testing.PostgresCluster;
+import io.github.pgoutput.testing.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 4, integration test 5: {@code PUT /connector-plugins/PgOutputSourceConnector/config/validate} checks the
  * live server and attaches each problem to the key to change: wrong password, {@code wal_level=replica}, a missing
- * publication with autocreate disabled, {@code tasks.max=2}, and {@code stage} with {@code max_prepared_transactions=0}.
+ * publication with autocreate disabled, {@code tasks.max=2}, and {@code stage} with {@code max_prepared_transactions=0};
+ * and what a server version cannot serve (protocol 4, parallel streaming before PostgreSQL 16). Runs on every
+ * PostgreSQL version {@code pg.versions} selects, each with its own two servers (they need settings of their own).
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class LiveValidationIT {
 
     private static final String ROLE = "app";
@@ -32,36 +36,45 @@ class LiveValidationIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    /** Logical decoding, but no prepared transactions, and password authentication for the role {@code app}. */
-    private static PostgresCluster logical;
-    /** wal_level=replica. */
-    private static PostgresCluster replica;
+    /** Per version: logical decoding, but no prepared transactions, and password authentication for the role {@code app}. */
+    private static final Map<Integer, PostgresCluster> LOGICAL = new HashMap<>();
+    /** Per version: wal_level=replica. */
+    private static final Map<Integer, PostgresCluster> REPLICA = new HashMap<>();
 
-    @BeforeAll
-    static void startServers() throws IOException {
-        logical = PostgresCluster.start(17, Map.of("max_prepared_transactions", "0"));
-        logical.execute("postgres", "CREATE ROLE " + ROLE + " LOGIN REPLICATION PASSWORD '" + PASSWORD + "'",
-                "CREATE PUBLICATION existing_pub FOR ALL TABLES");
-        requirePassword(logical);
-        replica = PostgresCluster.start(17, Map.of("wal_level", "replica"));
+    static List<Integer> versions() {
+        return PostgresExtension.selectedVersions();
+    }
+
+    private static synchronized PostgresCluster logical(int version) {
+        return LOGICAL.computeIfAbsent(version, v -> {
+            PostgresCluster server = PostgresCluster.start(v, Map.of("max_prepared_transactions", "0"));
+            server.execute("postgres", "CREATE ROLE " + ROLE + " LOGIN REPLICATION PASSWORD '" + PASSWORD + "'",
+                    "CREATE PUBLICATION existing_pub FOR ALL TABLES");
+            requirePassword(server);
+            return server;
+        });
+    }
+
+    private static synchronized PostgresCluster replica(int version) {
+        return REPLICA.computeIfAbsent(version, v -> PostgresCluster.start(v, Map.of("wal_level", "replica")));
     }
 
     /** pg_hba.conf is read top-down: the role gets scram-sha-256 ahead of the trust lines initdb wrote. */
-    private static void requirePassword(PostgresCluster cluster) throws IOException {
+    private static void requirePassword(PostgresCluster cluster) {
         Path hba = cluster.dataDirectory().resolve("pg_hba.conf");
         String lines = "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\nhost replication " + ROLE + " 127.0.0.1/32 scram-sha-256\n";
-        Files.writeString(hba, lines + Files.readString(hba, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        try {
+            Files.writeString(hba, lines + Files.readString(hba, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         cluster.execute("postgres", "SELECT pg_reload_conf()");
     }
 
     @AfterAll
     static void stopServers() {
-        if (logical != null) {
-            logical.close();
-        }
-        if (replica != null) {
-            replica.close();
-        }
+        LOGICAL.values().forEach(PostgresCluster::close);
+        REPLICA.values().forEach(PostgresCluster::close);
     }
 
     private static Map<String, String> config(PostgresCluster server) {
@@ -84,14 +97,16 @@ class LiveValidationIT {
         return connect.validationErrors("PgOutputSourceConnector", config);
     }
 
-    @Test
-    void acceptsAConfigurationTheServerCanServe() {
-        assertThat(errors(config(logical))).isEmpty();
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void acceptsAConfigurationTheServerCanServe(int version) {
+        assertThat(errors(config(logical(version)))).isEmpty();
     }
 
-    @Test
-    void wrongPasswordIsReportedOnThePassword() {
-        Map<String, String> config = config(logical);
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void wrongPasswordIsReportedOnThePassword(int version) {
+        Map<String, String> config = config(logical(version));
         config.put("database.password", "wrong");
 
         Map<String, List<String>> errors = errors(config);
@@ -100,9 +115,10 @@ class LiveValidationIT {
         assertThat(errors.get("database.password")).singleElement().asString().contains("password");
     }
 
-    @Test
-    void walLevelReplicaIsReportedOnTheHost() {
-        Map<String, String> config = config(replica);
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void walLevelReplicaIsReportedOnTheHost(int version) {
+        Map<String, String> config = config(replica(version));
         config.put("database.user", PostgresCluster.SUPERUSER);
         config.remove("database.password");
 
@@ -112,9 +128,10 @@ class LiveValidationIT {
         assertThat(errors.get("database.hostname")).anySatisfy(m -> assertThat(m).contains("wal_level is 'replica'"));
     }
 
-    @Test
-    void missingPublicationWithAutocreateDisabledIsReportedOnThePublicationName() {
-        Map<String, String> config = config(logical);
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void missingPublicationWithAutocreateDisabledIsReportedOnThePublicationName(int version) {
+        Map<String, String> config = config(logical(version));
         config.put("publication.name", "missing_pub");
         config.put("publication.autocreate.mode", "disabled");
 
@@ -124,22 +141,42 @@ class LiveValidationIT {
         assertThat(errors.get("publication.name")).singleElement().asString().contains("missing_pub").contains("does not exist");
     }
 
-    @Test
-    void moreThanOneTaskIsReportedOnTasksMax() {
-        Map<String, String> config = config(logical);
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void moreThanOneTaskIsReportedOnTasksMax(int version) {
+        Map<String, String> config = config(logical(version));
         config.put("tasks.max", "2");
 
         assertThat(errors(config)).containsOnlyKeys("tasks.max");
     }
 
-    @Test
-    void stageModeWithoutPreparedTransactionsIsReportedOnTheMode() {
-        Map<String, String> config = config(logical);
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void stageModeWithoutPreparedTransactionsIsReportedOnTheMode(int version) {
+        Map<String, String> config = config(logical(version));
         config.put("prepared.transaction.mode", "stage");
 
         Map<String, List<String>> errors = errors(config);
 
         assertThat(errors).containsOnlyKeys("prepared.transaction.mode");
         assertThat(errors.get("prepared.transaction.mode")).singleElement().asString().contains("max_prepared_transactions is 0");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void protocolFourAndParallelStreamingAreReportedBeforePostgres16Only(int version) {
+        Map<String, String> protocol4 = config(logical(version));
+        protocol4.put("protocol.version", "4");
+        Map<String, String> parallel = config(logical(version));
+        parallel.put("streaming", "parallel");
+
+        if (version >= 16) {
+            assertThat(errors(protocol4)).isEmpty();
+            assertThat(errors(parallel)).isEmpty();
+        } else {
+            assertThat(errors(protocol4)).containsOnlyKeys("protocol.version");
+            assertThat(errors(parallel)).containsOnlyKeys("streaming");
+            assertThat(errors(parallel).get("streaming")).singleElement().asString().contains("PostgreSQL 16+");
+        }
     }
 }

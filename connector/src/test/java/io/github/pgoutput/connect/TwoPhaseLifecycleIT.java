@@ -31,18 +31,22 @@ class TwoPhaseLifecycleIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest
     void stageModeDeliversPreparedChangesThenTheirOutcomeKeyedByGid(PostgresDatabase db) {
+        // One worker cluster serves every PostgreSQL version: connector and topics are named per version.
+        String name = "stage" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "stage", "stage_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "stage_slot");
         config.put("prepared.transaction.mode", "stage");
-        connect.configureConnector("stage", config);
-        connect.awaitRunning("stage", 1, WAIT);
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
         awaitSlotActive(db, "stage_slot");
+        assertThat(db.queryValue("SELECT two_phase FROM pg_replication_slots WHERE slot_name = 'stage_slot'"))
+                .as("stage mode decodes at PREPARE").isEqualTo("t");
 
         db.execute("BEGIN; INSERT INTO t VALUES (1, 'one'), (2, 'two'); PREPARE TRANSACTION 'gid-commit'",
                 "BEGIN; INSERT INTO t VALUES (3, 'three'); PREPARE TRANSACTION 'gid-rollback'");
-        List<ConsumerRecord<byte[], byte[]>> prepared = connect.awaitRecords("stage.public.t", 3, WAIT);
+        List<ConsumerRecord<byte[], byte[]>> prepared = connect.awaitRecords(name + ".public.t", 3, WAIT);
         assertThat(prepared).hasSize(3).allSatisfy(r -> {
             Map<String, String> headers = headerTexts(r);
             assertThat(headers).containsEntry(LifecycleHeaders.OUTCOME, "PREPARED")
@@ -50,17 +54,17 @@ class TwoPhaseLifecycleIT {
         });
         assertThat(prepared).map(r -> headerTexts(r).get(LifecycleHeaders.GID))
                 .containsExactly("gid-commit", "gid-commit", "gid-rollback");
-        assertThat(lifecycleRecord("stage", "gid-commit")).as("outcome before COMMIT PREPARED").isEmpty();
+        assertThat(lifecycleRecord(name, "gid-commit")).as("outcome before COMMIT PREPARED").isEmpty();
 
         db.execute("COMMIT PREPARED 'gid-commit'", "ROLLBACK PREPARED 'gid-rollback'");
         ConnectWorkerCluster.awaitCondition(WAIT, "lifecycle records of both GIDs", () ->
-                lifecycleRecord("stage", "gid-commit").isPresent() && lifecycleRecord("stage", "gid-rollback").isPresent());
-        assertOutcome(lifecycleRecord("stage", "gid-commit").orElseThrow(), "COMMITTED", prepared.get(0));
-        assertOutcome(lifecycleRecord("stage", "gid-rollback").orElseThrow(), "ROLLED_BACK", prepared.get(2));
-        assertThat(connect.readAll("stage.public.t", Duration.ofSeconds(20))).as("nothing re-sent on the table topic")
+                lifecycleRecord(name, "gid-commit").isPresent() && lifecycleRecord(name, "gid-rollback").isPresent());
+        assertOutcome(lifecycleRecord(name, "gid-commit").orElseThrow(), "COMMITTED", prepared.get(0));
+        assertOutcome(lifecycleRecord(name, "gid-rollback").orElseThrow(), "ROLLED_BACK", prepared.get(2));
+        assertThat(connect.readAll(name + ".public.t", Duration.ofSeconds(20))).as("nothing re-sent on the table topic")
                 .hasSize(3);
         // Keyed by GID, a transaction's records share a partition: its PREPARED BEGIN/END come before its outcome.
-        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll("stage.transaction", Duration.ofSeconds(20));
+        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll(name + ".transaction", Duration.ofSeconds(20));
         assertThat(statusesKeyed(transactions, "gid-commit")).containsExactly("BEGIN/PREPARED", "END/PREPARED",
                 "COMMITTED/COMMITTED");
         assertThat(statusesKeyed(transactions, "gid-rollback")).containsExactly("BEGIN/PREPARED", "END/PREPARED",
@@ -72,39 +76,42 @@ class TwoPhaseLifecycleIT {
                     .filteredOn(r -> TopicReplica.json(r.value()).get("gid").asText().equals(headerTexts(change).get(LifecycleHeaders.GID)))
                     .hasSize(2).allSatisfy(r -> assertThat(TopicReplica.json(r.value()).get("end_lsn").asText()).isEqualTo(end));
         }
-        release(db, "stage", "stage_slot");
+        release(db, name, "stage_slot");
     }
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest
     void failModeDeliversPreparedTransactionsAsOrdinaryCommitsAtCommitPrepared(PostgresDatabase db) {
+        String name = "plain" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "plain", "plain_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "plain_slot");
         config.put("prepared.transaction.mode", "fail");
-        connect.configureConnector("plain", config);
-        connect.awaitRunning("plain", 1, WAIT);
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
         awaitSlotActive(db, "plain_slot");
+        assertThat(db.queryValue("SELECT two_phase FROM pg_replication_slots WHERE slot_name = 'plain_slot'"))
+                .as("fail mode does not ask for two-phase decoding").isEqualTo("f");
 
         db.execute("BEGIN; INSERT INTO t VALUES (1, 'prepared-then-committed'); PREPARE TRANSACTION 'f-commit'",
                 "BEGIN; INSERT INTO t VALUES (2, 'ROLLED-BACK'); PREPARE TRANSACTION 'f-rollback'",
                 "INSERT INTO t VALUES (100, 'marker-after-prepare')");
-        List<ConsumerRecord<byte[], byte[]>> beforeCommit = connect.awaitRecords("plain.public.t", 1, WAIT);
+        List<ConsumerRecord<byte[], byte[]>> beforeCommit = connect.awaitRecords(name + ".public.t", 1, WAIT);
         assertThat(beforeCommit).as("only the marker before COMMIT PREPARED").singleElement()
                 .satisfies(r -> assertThat(ConnectWorkerCluster.valueText(r)).contains("marker-after-prepare"));
 
         db.execute("ROLLBACK PREPARED 'f-rollback'", "COMMIT PREPARED 'f-commit'",
                 "INSERT INTO t VALUES (101, 'marker-after-commit')");
-        List<ConsumerRecord<byte[], byte[]>> records = connect.awaitRecords("plain.public.t", 3, WAIT);
+        List<ConsumerRecord<byte[], byte[]>> records = connect.awaitRecords(name + ".public.t", 3, WAIT);
         assertThat(records).map(ConnectWorkerCluster::valueText).hasSize(3)
                 .noneSatisfy(v -> assertThat(v).contains("ROLLED-BACK"));
         ConsumerRecord<byte[], byte[]> committed = records.get(1);
         assertThat(ConnectWorkerCluster.valueText(committed)).contains("prepared-then-committed");
         assertThat(headerTexts(committed)).containsEntry(LifecycleHeaders.OUTCOME, "COMMITTED")
                 .containsEntry(LifecycleHeaders.TWO_PHASE, "false").doesNotContainKey(LifecycleHeaders.GID);
-        assertThat(connect.readAll("plain.transaction", Duration.ofSeconds(20)))
+        assertThat(connect.readAll(name + ".transaction", Duration.ofSeconds(20)))
                 .map(r -> TopicReplica.json(r.value()))
                 .noneSatisfy(v -> assertThat(v.get("two_phase").asBoolean()).isTrue())
                 .noneSatisfy(v -> assertThat(v.get("outcome").asText()).isEqualTo("ROLLED_BACK"));
-        release(db, "plain", "plain_slot");
+        release(db, name, "plain_slot");
     }
 
     /** The one record on the transaction topic whose key is {@code gid}, if it is there yet. */
