@@ -12,7 +12,8 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
-import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,8 @@ public class PgOutputSourceConnector extends SourceConnector {
 
     private static final Logger log = LoggerFactory.getLogger(PgOutputSourceConnector.class);
     private static final String VERSION = readVersion();
+    /** Connect's own connector key (its SourceConnectorConfig declares and checks it); read here only to explain. */
+    static final String EXACTLY_ONCE_SUPPORT_CONFIG = "exactly.once.support";
 
     private final LiveChecks liveChecks;
     private Map<String, String> props;
@@ -71,7 +74,52 @@ public class PgOutputSourceConnector extends SourceConnector {
                 value.addErrorMessage(problem.message());
             }
         }
+        explainExactlyOnce(connectorConfigs, config);
         return config;
+    }
+
+    /**
+     * Exactly-once delivery, with workers that have {@code exactly.once.source.support=enabled}: Connect writes each
+     * {@code poll()} batch and its source offsets in one Kafka transaction (the default, poll-based transaction
+     * boundaries; this connector does not define its own). Streamed changes then reach {@code read_committed}
+     * consumers exactly once across task restarts, rebalances and worker loss: a restarted task resumes at the stored
+     * offset, which names the last record in Kafka to the position inside its transaction, and skips everything
+     * PostgreSQL sends again up to there.
+     *
+     * <p>A snapshot is not exactly-once: the exported snapshot cannot outlive its connection, so one interrupted by a
+     * restart is taken again from the start and its earlier rows reach Kafka twice. Hence SUPPORTED only with
+     * {@code snapshot.mode=no_data}; UNSUPPORTED for the modes that snapshot (or for a value that is not a mode).
+     */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+        return snapshotMode(connectorConfig) == SnapshotMode.NO_DATA ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
+    }
+
+    /** With {@code exactly.once.support=required} and a snapshotting mode, says on {@code snapshot.mode} why Connect refuses. */
+    private void explainExactlyOnce(Map<String, String> connectorConfigs, Config config) {
+        String required = connectorConfigs.get(EXACTLY_ONCE_SUPPORT_CONFIG);
+        SnapshotMode mode = snapshotMode(connectorConfigs);
+        if (required == null || !required.trim().equalsIgnoreCase("required") || mode == null || mode == SnapshotMode.NO_DATA) {
+            return;
+        }
+        String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+        config.configValues().stream().filter(v -> v.name().equals(key)).findFirst().orElseThrow()
+                .addErrorMessage(EXACTLY_ONCE_SUPPORT_CONFIG + "=required, but " + key + "=" + mode.configValue()
+                        + " takes a snapshot, and a snapshot interrupted by a restart is taken again from the start, so"
+                        + " its rows can reach Kafka twice; set " + key + "=" + SnapshotMode.NO_DATA.configValue()
+                        + ", or " + EXACTLY_ONCE_SUPPORT_CONFIG + "=requested (streamed changes are still written exactly once)");
+    }
+
+    /** The configured snapshot mode (its default when unset), or null when the value is not a mode. */
+    private static SnapshotMode snapshotMode(Map<String, String> connectorConfig) {
+        String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+        Object value = connectorConfig.containsKey(key) ? connectorConfig.get(key)
+                : PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(key).defaultValue;
+        try {
+            return ConfigChoices.parse(SnapshotMode.class, key, value);
+        } catch (ConfigException e) {
+            return null;
+        }
     }
 
     @Override

@@ -241,6 +241,11 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
         return last[0];
     }
 
+    /** {@code POST /connectors/<name>/tasks/<task>/restart}: stops the task and starts it again. */
+    void restartTask(String name, int task) {
+        cluster.restartTask(name, task);
+    }
+
     /** {@code PUT /connectors/<name>/stop}: stops connector and tasks but keeps the configuration and offsets. */
     void stopConnector(String name) {
         cluster.stopConnector(name);

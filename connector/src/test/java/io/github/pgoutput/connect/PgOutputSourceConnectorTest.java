@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +83,42 @@ class PgOutputSourceConnectorTest {
         assertThat(calls).hasValue(1);
         assertThat(errors).containsOnlyKeys("slot.name", "database.user");
         assertThat(errors.get("slot.name")).containsExactly("slot shop_slot uses plugin test_decoding, not pgoutput");
+    }
+
+    @Test
+    void supportsExactlyOnceOnlyWhenNoSnapshotIsEverTaken() {
+        PgOutputSourceConnector connector = new PgOutputSourceConnector();
+        Map<String, String> streamingOnly = PgOutputSourceConnectorConfigTest.minimal();
+        streamingOnly.put("snapshot.mode", "no_data");
+        Map<String, String> defaults = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> whenNeeded = PgOutputSourceConnectorConfigTest.minimal();
+        whenNeeded.put("snapshot.mode", "when_needed");
+        Map<String, String> nonsense = PgOutputSourceConnectorConfigTest.minimal();
+        nonsense.put("snapshot.mode", "sometimes");
+
+        assertThat(connector.exactlyOnceSupport(streamingOnly)).isEqualTo(ExactlyOnceSupport.SUPPORTED);
+        assertThat(connector.exactlyOnceSupport(defaults)).as("snapshot.mode=initial by default").isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
+        assertThat(connector.exactlyOnceSupport(whenNeeded)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
+        assertThat(connector.exactlyOnceSupport(nonsense)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
+        assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.UNSUPPORTED);
+    }
+
+    @Test
+    void explainsOnSnapshotModeWhyExactlyOnceCannotBeRequired() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("exactly.once.support", "required");
+
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(null).validate(props));
+
+        assertThat(errors).containsOnlyKeys("snapshot.mode");
+        assertThat(errors.get("snapshot.mode")).singleElement().asString()
+                .contains("exactly.once.support=required, but snapshot.mode=initial takes a snapshot")
+                .contains("set snapshot.mode=no_data");
+        props.put("snapshot.mode", "no_data");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+        props.put("exactly.once.support", "requested");
+        props.put("snapshot.mode", "initial");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
     }
 
     private static Map<String, List<String>> errors(Config config) {

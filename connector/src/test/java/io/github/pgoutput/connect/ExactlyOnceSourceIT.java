@@ -1,0 +1,118 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exactly-once source support: workers with {@code exactly.once.source.support=enabled} and the connector with
+ * {@code exactly.once.support=required} write each poll's records and offsets in one Kafka transaction. While small
+ * transactions keep committing, the task is restarted over REST and then loses its worker; a {@code read_committed}
+ * consumer still sees every change exactly once, and the transaction topic every BEGIN and END once.
+ */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class ExactlyOnceSourceIT {
+
+    private static final Logger log = LoggerFactory.getLogger(ExactlyOnceSourceIT.class);
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final List<String> COLUMNS = List.of("id", "name");
+    private static final String TOPIC = "eos.public.t";
+
+    @RegisterExtension
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(2).exactlyOnceSource();
+
+    @PostgresTest(minVersion = 17, maxVersion = 17)
+    void readCommittedConsumerSeesEveryChangeOnceAcrossATaskRestartAndAWorkerLoss(PostgresDatabase db) {
+        db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "eos", "eos_slot");
+        config.put("exactly.once.support", "required");
+        // Three records per poll, so Kafka transactions (one per poll) also end inside a delivery (BEGIN, insert,
+        // update, END) and a restart must resume at the right record within it.
+        config.put("max.batch.size", "3");
+        config.put("max.queue.size", "64");
+        config.put("status.update.interval.ms", "500");
+        Map<String, String> validated = new HashMap<>(config);
+        validated.put("name", "eos");
+        assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("exactly.once.support=required accepted")
+                .isEmpty();
+        validated.put("snapshot.mode", "initial");
+        assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("a snapshot is not exactly-once")
+                .containsKeys("exactly.once.support", "snapshot.mode");
+
+        connect.configureConnector("eos", config);
+        String firstWorker = connect.awaitRunning("eos", 1, WAIT).tasks().get(0).workerId();
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
+
+        int committed;
+        try (ContinuousWorkload workload = new ContinuousWorkload(db).start()) {
+            awaitMoreRecordsThan(50);
+            int beforeRestart = connect.readAll(TOPIC, Duration.ofSeconds(20)).size();
+            connect.restartTask("eos", 0);
+            connect.awaitRunning("eos", 1, WAIT);
+            awaitMoreRecordsThan(beforeRestart + 50);
+
+            WorkerHandle running = connect.workers().stream()
+                    .filter(w -> firstWorker.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
+            int beforeLoss = connect.readAll(TOPIC, Duration.ofSeconds(20)).size();
+            connect.stopWorker(running);
+            String secondWorker = connect.awaitStatus("eos", "RUNNING on a worker other than " + firstWorker,
+                    status -> ConnectWorkerCluster.isRunning(status, 1)
+                            && !status.tasks().get(0).workerId().equals(firstWorker), WAIT).tasks().get(0).workerId();
+            awaitMoreRecordsThan(beforeLoss + 50);
+            committed = workload.stop();
+            log.info("EOS: {} transactions; task restarted after {} records, worker {} lost after {} records, task resumed on {}",
+                    committed, beforeRestart, firstWorker, beforeLoss, secondWorker);
+        }
+
+        Map<Long, Map<String, String>> expected = TopicReplica.fromDatabase(db.query("SELECT id::text, name FROM t ORDER BY id"),
+                COLUMNS);
+        assertThat(expected).hasSize(committed);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
+            records.clear();
+            records.addAll(connect.readAll(TOPIC, Duration.ofSeconds(20)));
+            return TopicReplica.rebuild(records, COLUMNS).equals(expected);
+        });
+        // Transaction n inserts row n, and every third one also updates a row: one record each, none twice.
+        assertThat(TopicReplica.duplicates(records)).isZero();
+        assertThat(records).hasSize(committed + committed / 3);
+        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll("eos.transaction", Duration.ofSeconds(20));
+        assertThat(TopicReplica.duplicates(transactions)).isZero();
+        assertThat(transactions).hasSize(2 * committed);
+        assertThat(hasTransactionMarkers(records)).as("records were written in Kafka transactions").isTrue();
+
+        connect.deleteConnector("eos");
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
+    }
+
+    private static void awaitMoreRecordsThan(int count) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "more than " + count + " records in " + TOPIC, () ->
+                connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > count);
+    }
+
+    /** A commit marker takes an offset, so records written in transactions leave gaps between consecutive offsets. */
+    private static boolean hasTransactionMarkers(List<ConsumerRecord<byte[], byte[]>> records) {
+        for (int i = 1; i < records.size(); i++) {
+            if (records.get(i).offset() > records.get(i - 1).offset() + 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
