@@ -15,7 +15,11 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import jakarta.ws.rs.core.Response;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
@@ -155,6 +159,25 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
     void startBroker() {
         cluster.kafka().restartOnlyBrokers();
         cluster.kafka().verifyClusterReadiness();
+    }
+
+    /**
+     * Caps the produce rate of one Kafka client ({@code null} removes the cap) with a broker-side client quota, so a
+     * test can hold a connector in a phase (a snapshot, say) for as long as it needs without depending on how fast
+     * the machine is. A source task's producer has the client id {@code connector-producer-<connector>-<task>}.
+     */
+    void limitProduceRate(String clientId, Long bytesPerSecond) {
+        ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
+        ClientQuotaAlteration.Op op = new ClientQuotaAlteration.Op("producer_byte_rate",
+                bytesPerSecond == null ? null : bytesPerSecond.doubleValue());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity, List.of(op)))).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while setting the quota of " + clientId, e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not set the produce quota of " + clientId, e.getCause());
+        }
     }
 
     /** The running workers. */

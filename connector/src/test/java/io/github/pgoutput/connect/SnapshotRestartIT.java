@@ -27,8 +27,10 @@ class SnapshotRestartIT {
 
     private static final Logger log = LoggerFactory.getLogger(SnapshotRestartIT.class);
     private static final Duration WAIT = Duration.ofSeconds(180);
-    // Large enough that on an idle machine the snapshot is still running when the test looks for its stored offset.
-    private static final int ROWS = 1_000_000;
+    private static final int ROWS = 300_000;
+    // About 1,000 snapshot records a second: the snapshot (300,000 rows) cannot finish before the test has seen its
+    // in-progress offset and stopped the connector, however fast the machine is.
+    private static final long HELD_PRODUCE_RATE = 200_000;
 
     @RegisterExtension
     // Offsets are committed every second, so the stop finds the "snapshot in progress" offset stored.
@@ -42,15 +44,17 @@ class SnapshotRestartIT {
         config.remove("snapshot.mode"); // the default, initial
         ObjectName mbean = SnapshotMetrics.objectName("rs", 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        String taskProducer = "connector-producer-rs-0";
+        connect.limitProduceRate(taskProducer, HELD_PRODUCE_RATE);
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", ROWS, ROWS + 1)), List.of());
         connect.configureConnector("rs", config);
-        ConnectWorkerCluster.awaitCondition(WAIT, "snapshot a quarter done", () ->
-                server.isRegistered(mbean) && (long) SnapshotThenStreamIT.attribute(server, mbean, "RowsDone") > ROWS / 4);
         ConnectWorkerCluster.awaitCondition(WAIT, "the in-progress offset stored", () ->
                 connect.sourceOffsets("rs").values().stream().anyMatch(o -> o != null
                         && SourceOffsets.SNAPSHOT_IN_PROGRESS.equals(o.get(SourceOffsets.OFFSET_SNAPSHOT))));
+        assertThat((boolean) SnapshotThenStreamIT.attribute(server, mbean, "Completed")).as("snapshot still running").isFalse();
         connect.stopConnector("rs");
         ConnectWorkerCluster.awaitCondition(WAIT, "task stopped (MBean unregistered)", () -> !server.isRegistered(mbean));
+        connect.limitProduceRate(taskProducer, null);
         log.info("Stopped mid-snapshot; stored offsets {}", connect.sourceOffsets("rs"));
         connect.resumeConnector("rs");
         ConnectWorkerCluster.awaitCondition(WAIT, "second snapshot completed", () ->
