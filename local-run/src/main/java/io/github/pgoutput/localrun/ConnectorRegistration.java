@@ -14,9 +14,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Registers the connector over the worker's REST API from {@code config/pgoutput-source.json}, with the database
- * coordinates and spill directory of this run patched in, and waits until connector and task are RUNNING.
+ * coordinates and spill directory of this run patched in, and waits until connector and task are RUNNING. Public for
+ * the side-by-side benchmark, which registers and deletes connectors of other names and classes the same way.
  */
-final class ConnectorRegistration {
+public final class ConnectorRegistration {
 
     static final String NAME = "shop";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,7 +25,7 @@ final class ConnectorRegistration {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI rest;
 
-    ConnectorRegistration(String rest) {
+    public ConnectorRegistration(String rest) {
         this.rest = URI.create(rest);
     }
 
@@ -45,26 +46,45 @@ final class ConnectorRegistration {
     }
 
     void register(ObjectNode config) throws IOException, InterruptedException {
+        register(NAME, config);
+    }
+
+    /** PUTs {@code config} as connector {@code name} once its class is listed; returns when it and its task run. */
+    public void register(String name, ObjectNode config) throws IOException, InterruptedException {
         await("the connector plugin listed by GET /connector-plugins", () -> {
             Response plugins = send(HttpRequest.newBuilder(rest.resolve("/connector-plugins")).GET());
             return plugins.status == 200 && plugins.body.contains(config.path("connector.class").asText());
         });
-        Response put = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + NAME + "/config"))
+        Response put = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/config"))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(config.toString())));
         if (put.status != 200 && put.status != 201) {
-            throw new IllegalStateException("PUT /connectors/" + NAME + "/config answered " + put.status + ": " + put.body);
+            throw new IllegalStateException("PUT /connectors/" + name + "/config answered " + put.status + ": " + put.body);
         }
-        await("connector and task RUNNING", this::running);
+        await("connector and task RUNNING", () -> running(name));
     }
 
-    private boolean running() throws IOException, InterruptedException {
-        Response status = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + NAME + "/status")).GET());
+    /** DELETEs connector {@code name}; the worker stops its task before answering. */
+    public void delete(String name) throws InterruptedException {
+        Response delete = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name)).DELETE());
+        if (delete.status != 204 && delete.status != 200) {
+            throw new IllegalStateException("DELETE /connectors/" + name + " answered " + delete.status + ": "
+                    + delete.body);
+        }
+    }
+
+    /** Throws if connector {@code name} or its task is FAILED, with the worker's status (and trace) in the message. */
+    public void requireNotFailed(String name) throws IOException, InterruptedException {
+        running(name);
+    }
+
+    private boolean running(String name) throws IOException, InterruptedException {
+        Response status = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/status")).GET());
         if (status.status != 200) {
             return false;
         }
         JsonNode json = JSON.readTree(status.body);
         if (status.body.contains("\"FAILED\"")) {
-            throw new IllegalStateException("the connector failed; GET /connectors/" + NAME + "/status: "
+            throw new IllegalStateException("the connector failed; GET /connectors/" + name + "/status: "
                     + json.toPrettyString());
         }
         JsonNode tasks = json.path("tasks");

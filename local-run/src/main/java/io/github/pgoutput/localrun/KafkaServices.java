@@ -18,18 +18,38 @@ import org.apache.kafka.common.Uuid;
  * A single-node KRaft broker ({@code kafka.Kafka}, broker and controller in one JVM) and a distributed Connect worker
  * ({@code ConnectDistributed}), each in its own JVM with Kafka's jars only on its class path, both listening on
  * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would.
+ * Public for the side-by-side benchmark, which runs its broker and workers the same way.
  */
-final class KafkaServices {
+public final class KafkaServices {
 
     private KafkaServices() {
     }
 
-    /** Formats the log directory and starts the broker; returns when it accepts connections. */
+    /**
+     * How a Connect worker is started.
+     *
+     * @param restPort   its REST API's port on 127.0.0.1
+     * @param pluginPath the worker's {@code plugin.path} (comma-separated directories)
+     * @param heap       its {@code -Xmx}, e.g. {@code 512m}
+     * @param jvmOptions further JVM options, placed before the main class (e.g. Flight Recorder flags)
+     */
+    public record WorkerSettings(int restPort, String pluginPath, String heap, List<String> jvmOptions) {
+    }
+
     static String startBroker(String classPath, Options options, Path workDir, ChildProcesses children)
             throws IOException, InterruptedException {
+        return startBroker(classPath, options.kafkaPort(), options.controllerPort(), workDir, children);
+    }
+
+    /**
+     * Formats the log directory and starts the broker on 127.0.0.1:{@code kafkaPort} (its controller on
+     * {@code controllerPort}); returns its bootstrap address once it accepts connections.
+     */
+    public static String startBroker(String classPath, int kafkaPort, int controllerPort, Path workDir,
+                                     ChildProcesses children) throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
-        String listener = "127.0.0.1:" + options.kafkaPort();
-        String controller = "127.0.0.1:" + options.controllerPort();
+        String listener = "127.0.0.1:" + kafkaPort;
+        String controller = "127.0.0.1:" + controllerPort;
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@" + controller);
@@ -57,13 +77,25 @@ final class KafkaServices {
             throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
         }
         Process broker = children.start("kafka broker", java(classPath, "512m", "kafka.Kafka", file.toString()), log);
-        awaitPort(broker, options.kafkaPort(), "the Kafka broker", log);
+        awaitPort(broker, kafkaPort, "the Kafka broker", log);
         return listener;
     }
 
     /** Starts the Connect worker; returns when its REST API accepts connections. */
     static String startWorker(String classPath, String bootstrap, Options options, Path workDir,
                               ChildProcesses children) throws IOException, InterruptedException {
+        startWorker(classPath, bootstrap, new WorkerSettings(options.connectPort(),
+                options.projectRoot().resolve("packaging/target/plugin").toString(), "512m", List.of()), workDir,
+                children);
+        return "http://127.0.0.1:" + options.connectPort();
+    }
+
+    /**
+     * Starts a distributed Connect worker (JSON converters without schemas, offsets flushed every second); returns
+     * its process once the REST API on 127.0.0.1:{@code settings.restPort()} accepts connections.
+     */
+    public static Process startWorker(String classPath, String bootstrap, WorkerSettings settings, Path workDir,
+                                      ChildProcesses children) throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
         props.put("group.id", "pgoutput-local");
@@ -78,17 +110,18 @@ final class KafkaServices {
         props.put("key.converter.schemas.enable", "false");
         props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         props.put("value.converter.schemas.enable", "false");
-        props.put("listeners", "http://127.0.0.1:" + options.connectPort());
+        props.put("listeners", "http://127.0.0.1:" + settings.restPort());
         props.put("rest.advertised.host.name", "127.0.0.1");
-        props.put("plugin.path", options.projectRoot().resolve("packaging/target/plugin").toString());
+        props.put("plugin.path", settings.pluginPath());
         Path file = write(workDir.resolve("worker.properties"), props);
         Path log = workDir.resolve("worker.log");
-        List<String> command = java(classPath, "512m",
-                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.rest.RestServer=warn",
-                "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
-        Process worker = children.start("connect worker", command, log);
-        awaitPort(worker, options.connectPort(), "the Connect worker's REST API", log);
-        return "http://127.0.0.1:" + options.connectPort();
+        List<String> args = new ArrayList<>(settings.jvmOptions());
+        args.addAll(List.of("-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.rest.RestServer=warn",
+                "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+        Process worker = children.start("connect worker", java(classPath, settings.heap(), args.toArray(String[]::new)),
+                log);
+        awaitPort(worker, settings.restPort(), "the Connect worker's REST API", log);
+        return worker;
     }
 
     private static List<String> java(String classPath, String heap, String... mainAndArgs) {

@@ -18,19 +18,19 @@ import java.util.stream.Stream;
 /**
  * The PostgreSQL server of the run: either the one given ({@code PG*} variables or flags), or a throwaway one started
  * here with the settings the connector and the demo need. PostgreSQL refuses to run as root, so as root every server
- * command runs as the OS user {@code postgres}.
+ * command runs as the OS user {@code postgres}. Public for the side-by-side benchmark, which starts its server here too.
  */
-final class LocalPostgres {
+public final class LocalPostgres {
 
     /** Server settings of a started server: logical decoding, two-phase, and streaming of transactions over 64 kB. */
     private static final List<String> SETTINGS = List.of("wal_level=logical", "max_replication_slots=10",
             "max_wal_senders=10", "max_prepared_transactions=10", "logical_decoding_work_mem=64kB", "fsync=off");
 
-    final String host;
-    final int port;
-    final String user;
-    final Optional<String> password;
-    final String database;
+    public final String host;
+    public final int port;
+    public final String user;
+    public final Optional<String> password;
+    public final String database;
 
     private LocalPostgres(String host, int port, String user, Optional<String> password, String database) {
         this.host = host;
@@ -48,7 +48,15 @@ final class LocalPostgres {
     /** initdb + pg_ctl start in {@code workDir/postgres} on a free loopback port; registers pg_ctl stop. */
     static LocalPostgres start(Options options, Path workDir, ChildProcesses children, int port)
             throws IOException, InterruptedException {
-        Path bin = binaries(options.projectRoot());
+        return start(binaries(options.projectRoot()), SETTINGS, options.pgDatabase(), workDir, children, port);
+    }
+
+    /**
+     * initdb + pg_ctl start of the server in {@code bin} in {@code workDir/postgres} on {@code port} (127.0.0.1), with
+     * {@code settings} ({@code name=value}, passed as {@code -c}), and {@code database} created; registers pg_ctl stop.
+     */
+    public static LocalPostgres start(Path bin, List<String> settings, String database, Path workDir,
+                                      ChildProcesses children, int port) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(workDir.resolve("postgres"));
         boolean root = "root".equals(System.getProperty("user.name"));
         if (root) {
@@ -61,7 +69,7 @@ final class LocalPostgres {
                 "-E", "UTF8", "--locale=C", "--no-sync"), root);
         List<String> serverOptions = new ArrayList<>(List.of("-p", String.valueOf(port), "-k", dir.toString(),
                 "-c", "listen_addresses=127.0.0.1"));
-        SETTINGS.forEach(s -> serverOptions.addAll(List.of("-c", s)));
+        settings.forEach(s -> serverOptions.addAll(List.of("-c", s)));
         children.onStop(() -> {
             // Ctrl-C in a terminal signals the whole foreground process group: the server may be stopping already.
             if (!Files.exists(data.resolve("postmaster.pid"))) {
@@ -75,11 +83,11 @@ final class LocalPostgres {
         });
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
                 "-w", "-o", String.join(" ", serverOptions), "start"), root);
-        LocalPostgres server = new LocalPostgres("127.0.0.1", port, "postgres", Optional.empty(), options.pgDatabase());
+        LocalPostgres server = new LocalPostgres("127.0.0.1", port, "postgres", Optional.empty(), database);
         try (Connection connection = server.connect("postgres"); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE " + options.pgDatabase());
+            statement.execute("CREATE DATABASE " + database);
         } catch (SQLException e) {
-            throw new IllegalStateException("creating database " + options.pgDatabase() + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException("creating database " + database + " failed: " + e.getMessage(), e);
         }
         return server;
     }
@@ -94,14 +102,14 @@ final class LocalPostgres {
         }
     }
 
-    Connection connect(String db) throws SQLException {
+    public Connection connect(String db) throws SQLException {
         Properties props = new Properties();
         props.put("user", user);
         password.ifPresent(p -> props.put("password", p));
         return DriverManager.getConnection("jdbc:postgresql://" + host + ":" + port + "/" + db, props);
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return connect(database);
     }
 

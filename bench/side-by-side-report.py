@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Results of bench/side-by-side.sh.
+
+  side-by-side-report.py merge RESULTS.jsonl RAW.jsonl COMMAND STARTED LOAD_BEFORE LOAD_AFTER
+      replaces in RESULTS the lines of every (workload, heap) pair RAW measured by RAW's lines, plus one "meta" line
+      per pair (date, command, load average, machine).
+  side-by-side-report.py write RESULTS.jsonl docs/benchmarks.md
+      rewrites the section "## Side by side ..." of the document (up to the next "## " heading) from RESULTS; the
+      hand-written "## Side by side: analysis" section after it is left alone.
+"""
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+HEADING = "## Side by side: our connector, Debezium 3.6.1 and the limits"
+ORDER = ["W1", "W2", "W3", "W4", "W5"]
+WHAT = {
+    "W1": "{n:,} inserts in one transaction",
+    "W2": "{n:,} one-row transactions, 4 pgbench clients",
+    "W3": "{n:,} updates in 1,000-row transactions",
+    "W4": "one {n:,}-row transaction (logical_decoding_work_mem=64MB)",
+    "W5": "snapshot of a {n:,}-row table",
+}
+
+
+def load(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem_gib = int(f.readline().split()[1]) / 2**20
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    return f"{os.cpu_count()} cores ({cpu}), {mem_gib:.0f} GiB RAM, {platform.system()} {platform.release()}; {java}"
+
+
+def merge(results, raw, command, started, load_before, load_after):
+    new = load(raw)
+    pairs = {(r["workload"], r["heap"]) for r in new if "workload" in r}
+    server = next((r["version"] for r in new if r.get("kind") == "server"), "?")
+    kept = [r for r in load(results) if (r.get("workload"), r.get("heap")) not in pairs]
+    mach = machine()
+    metas = [{"kind": "meta", "workload": w, "heap": h, "started": started, "command": command,
+              "load_before": load_before, "load_after": load_after, "machine": mach, "server": server}
+             for (w, h) in sorted(pairs)]
+    with open(results, "w") as f:
+        for r in kept + metas + [r for r in new if "workload" in r]:
+            f.write(json.dumps(r) + "\n")
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def span(xs, fmt):
+    if not xs:
+        return "–"
+    if len(xs) == 1:
+        return fmt(xs[0])
+    return f"{fmt(med(xs))} [{fmt(min(xs))}–{fmt(max(xs))}]"
+
+
+def rate(x):
+    return f"{x:,.0f}"
+
+
+def secs(x):
+    return f"{x:,.1f}"
+
+
+def mib(x):
+    return f"{x / 1024:,.0f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if a and b else "–"
+
+
+def write(results, doc):
+    rows = load(results)
+    pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
+                   key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+    out = [HEADING, "",
+           "Written by `bench/side-by-side.sh` from `bench/results/side-by-side.jsonl` (one line per measurement; the",
+           "script replaces the lines of the workload/heap pairs it ran). The figures are **median [min–max] over the",
+           "runs**; ratios divide medians, and the per-run ratio of paired legs is given where it matters.",
+           "",
+           "Setup, identical for both connectors: PostgreSQL 17 (throwaway cluster, `fsync=off`, `shared_buffers=512MB`,",
+           "`logical_decoding_work_mem=64MB`, `max_wal_size=8GB`, autovacuum off), one KRaft broker (`kafka.Kafka`, 512 MB",
+           "heap) and, for every leg, a fresh distributed Connect worker (`ConnectDistributed`, `-XX:+UseSerialGC`, heap",
+           "as stated) in separate JVMs started by local-run's `KafkaServices`, JSON converter without schemas,",
+           "`plugin.path` holding both our packaged plugin and Debezium's (`benchmarks/debezium-plugin`). Each leg: fresh",
+           "slot and topic prefix, publication `bench_pub FOR TABLE public.bench` (created beforehand, autocreate",
+           "disabled for both), `table.include.list=public\\.bench`, `provide.transaction.metadata=false` for both",
+           "(Debezium's default; ours defaults to true), `max.batch.size`/`max.queue.size` at both defaults (2048/8192),",
+           "tombstones at both defaults (nothing is deleted), `snapshot.mode=initial` for W5 and `no_data` for W1–W4;",
+           "Debezium with `plugin.name=pgoutput`, ours otherwise at its defaults (protocol 4, streaming on). Legs",
+           "alternate A/B between runs. Table `bench (id bigserial PRIMARY KEY, v text /* 96 chars */, n numeric,",
+           "ts timestamptz, flag boolean)`, ~150-byte rows.",
+           "",
+           "* **events/s** = events ÷ (workload start → the topic's end offset reaches the expected count, polled every",
+           "  100 ms from outside the worker). For W5 the start is the connector's registration (PUT), so the figure",
+           "  includes task start, slot creation and snapshot export. Our snapshot adds one truncate record, counted.",
+           "* **commit → last**: from the workload's last COMMIT returning to the last record in Kafka.",
+           "* **peak RSS**: `VmHWM` of the worker process at the end of the leg (includes the worker's own start).",
+           "* **PG emission** (W1–W4): `pg_recvlogical` (pgoutput, same publication, `proto_version=4`, `streaming=on`)",
+           "  into /dev/null on a fresh slot while the same workload runs again with no connector; time from workload",
+           "  start until the walsender's `sent_lsn` passes a flushed logical message written after the last commit.",
+           "  **COPY** (W5): `psql -c \"COPY (SELECT id, v, n, ts, flag FROM bench) TO STDOUT\"` into /dev/null.",
+           "* **producer**: `org.apache.kafka.tools.ProducerPerformance` (kafka-tools 4.1.1), min(events, 1,000,000)",
+           "  records of our records' average size (key + value), with the producer settings Connect forces on source",
+           "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
+           ""]
+    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
+    out += ["| Workload | Heap | Runs | Ours events/s | Debezium events/s | Ours ÷ Debezium (per run) | PG emission or COPY, events/s | Ours ÷ PG | Producer records/s (bytes) | Commit → last, ours s | Commit → last, Debezium s | Peak RSS ours MiB | Peak RSS Debezium MiB |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    summary = {}
+    for (w, h) in pairs:
+        legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
+        lims = [r for r in rows if r.get("kind") == "limit" and r["workload"] == w and r["heap"] == h]
+        ours = [r for r in legs if r["contender"] == "ours"]
+        dbz = [r for r in legs if r["contender"] == "dbz"]
+        o_rate = [r["events_per_s"] for r in ours]
+        d_rate = [r["events_per_s"] for r in dbz]
+        per_run = []
+        for o in ours:
+            d = next((d for d in dbz if d["run"] == o["run"]), None)
+            if d:
+                per_run.append(o["events_per_s"] / d["events_per_s"])
+        limit_key = "copy_events_per_s" if w == "W5" else "recvlogical_events_per_s"
+        pg = [r[limit_key] for r in lims if limit_key in r]
+        prod = [r["producer_records_per_s"] for r in lims if "producer_records_per_s" in r]
+        size = next((r["producer_record_bytes"] for r in lims if "producer_record_bytes" in r), None)
+        o_c2l = [r["commit_to_last_s"] for r in ours if r.get("commit_to_last_s") is not None]
+        d_c2l = [r["commit_to_last_s"] for r in dbz if r.get("commit_to_last_s") is not None]
+        runs = max([r["run"] for r in legs], default=0)
+        events = legs[0]["events"] if legs else 0
+        out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {span(o_rate, rate)} | {span(d_rate, rate)} | "
+                   f"**{ratio(med(o_rate), med(d_rate))}** ({', '.join(f'{x:.2f}' for x in per_run) or '–'}) | "
+                   f"{span(pg, rate)} ({'COPY' if w == 'W5' else 'pg_recvlogical'}) | {ratio(med(o_rate), med(pg))} | "
+                   f"{span(prod, rate)} ({size if size else '–'}) | {span(o_c2l, secs)} | {span(d_c2l, secs)} | "
+                   f"{span([r['peak_rss_kib'] for r in ours], mib)} | {span([r['peak_rss_kib'] for r in dbz], mib)} |")
+        summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
+                               complete=len(ours) > 0)
+    out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
+    for (w, h) in pairs:
+        m = metas.get((w, h))
+        if m:
+            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
+                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
+    out += ["", "Goals of issue 7 (and issue 5 for W5), from the medians above:", ""]
+
+    def goal(text, pair, check):
+        s = summary.get(pair)
+        if not s or not s["complete"]:
+            return f"* {text}: not measured yet."
+        verdict, figure = check(s)
+        return f"* {text}: {figure} — **{'met' if verdict else 'missed'}**."
+
+    out.append(goal("W1 ≥ 3× Debezium", ("W1", "2g"), lambda s: (s["o"] >= 3 * s["d"], ratio(s["o"], s["d"]))
+                    if s["d"] else (False, "no Debezium figure")))
+    out.append(goal("W3 ≥ 3× Debezium", ("W3", "2g"), lambda s: (s["o"] >= 3 * s["d"], ratio(s["o"], s["d"]))
+                    if s["d"] else (False, "no Debezium figure")))
+    for w in ["W1", "W3"]:
+        out.append(goal(f"{w} ≥ 60% of PostgreSQL's emission rate", (w, "2g"),
+                        lambda s: (s["o"] >= 0.6 * s["pg"], f"{100 * s['o'] / s['pg']:.0f}%")
+                        if s["pg"] else (False, "no pg_recvlogical figure")))
+    w1_small = summary.get(("W1", "256m"))
+    w1_big = summary.get(("W1", "2g"))
+    if w1_small and w1_big and w1_small["complete"] and w1_big["complete"]:
+        out.append(f"* W1 with 256 MB as fast as with 2 GB: {rate(w1_small['o'])} vs {rate(w1_big['o'])} events/s "
+                   f"({100 * w1_small['o'] / w1_big['o']:.0f}%) — "
+                   f"**{'met' if w1_small['o'] >= 0.95 * w1_big['o'] else 'missed'}** (met = within 5%).")
+    else:
+        out.append("* W1 with 256 MB as fast as with 2 GB: not measured yet.")
+    out.append(goal("W4 completes with 256 MB and commit → last ≤ half Debezium's", ("W4", "256m"),
+                    lambda s: (s["dc"] is not None and s["oc"] <= 0.5 * s["dc"],
+                               f"ours {secs(s['oc'])} s vs Debezium {secs(s['dc']) if s['dc'] is not None else '–'} s")))
+    out.append(goal("W5 ≥ 2× Debezium", ("W5", "2g"), lambda s: (s["o"] >= 2 * s["d"], ratio(s["o"], s["d"]))
+                    if s["d"] else (False, "no Debezium figure")))
+    section = "\n".join(out) + "\n"
+
+    text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
+    start = text.find(HEADING)
+    if start < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = text.find("\n## ", start + len(HEADING))
+        text = text[:start] + section + ("\n" + text[end + 1:] if end >= 0 else "")
+    with open(doc, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "merge":
+        merge(*sys.argv[2:8])
+    elif sys.argv[1] == "write":
+        write(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Our connector against Debezium 3.6.1 and against the limits, side by side on one machine (issue 7, W5 = issue 5):
+# PostgreSQL 17, one KRaft broker, per leg a fresh distributed Connect worker (separate JVMs; JSON converter without
+# schemas; both plugins on one plugin.path), each connector on a fresh slot and fresh topics, legs alternating A/B.
+#
+#   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
+#                         [--contenders ours,dbz] [--no-limits] [--jfr DIR] [--no-write]
+#
+# Defaults: all workloads at the issue's sizes, 3 runs, heaps 2g and 256m, both connectors, limits measured.
+# Every measurement goes to bench/results/side-by-side.jsonl: a run of this script replaces the lines of the
+# (workload, heap) pairs it measured and keeps the others, so the suite can be run in parts. Unless --no-write, the
+# "Side by side" section of docs/benchmarks.md is then rebuilt from that file (bench/side-by-side-report.py).
+# --jfr DIR runs our worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
+# are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
+# Needs: Maven Central once (Debezium's plugin folder, kafka-tools), PostgreSQL client tools (psql, pgbench,
+# pg_recvlogical; Debian's 15 by default, PG_CLIENT_BIN to change).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+write=1
+jfr=""
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --no-write) write=0; shift ;;
+        --jfr) jfr=$2; args+=("$1" "$2"); shift 2 ;;
+        --no-limits) args+=("$1"); shift ;;
+        --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ -n "$jfr" ] && write=0
+
+offline=-o
+[ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.6.1.Final" ] || offline=""
+echo "building the plugin, the worker class path and the driver"
+mvn -q -B $offline -pl packaging,local-run,benchmarks/side-by-side -am package -DskipTests
+mvn -q -B $offline -f benchmarks/debezium-plugin/pom.xml package
+
+mkdir -p bench/results
+raw=$(mktemp /tmp/side-by-side.XXXXXX.jsonl)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -Dpgoutput.root="$root" -Dpgoutput.kafka.classpath.file="$root/local-run/target/kafka.classpath" \
+    -cp "benchmarks/side-by-side/target/classes:$(cat benchmarks/side-by-side/target/side-by-side.classpath)" \
+    io.github.pgoutput.bench.SideBySide --results "$raw" "${args[@]}"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+if [ "$write" = 1 ]; then
+    python3 bench/side-by-side-report.py merge bench/results/side-by-side.jsonl "$raw" \
+        "bench/side-by-side.sh ${args[*]}" "$started" "$load_before" "$load_after"
+    python3 bench/side-by-side-report.py write bench/results/side-by-side.jsonl docs/benchmarks.md
+    echo "results merged into bench/results/side-by-side.jsonl; docs/benchmarks.md section 'Side by side' rewritten"
+else
+    echo "raw results (not merged): $raw"
+fi

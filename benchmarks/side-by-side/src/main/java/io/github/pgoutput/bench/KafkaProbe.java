@@ -1,0 +1,137 @@
+package io.github.pgoutput.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Watches topics from outside the worker: how many records a topic holds (its end offset; one partition, so that is
+ * the record count), the average size of its records, and deleting a leg's topics afterwards.
+ */
+final class KafkaProbe implements AutoCloseable {
+
+    /** Checked between two end-offset polls, e.g. that the connector has not FAILED. */
+    interface Check {
+        void run() throws Exception;
+    }
+
+    private final String bootstrap;
+    private final Admin admin;
+
+    KafkaProbe(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        this.admin = Admin.create(props);
+    }
+
+    /**
+     * Polls the end offset of {@code topic}'s partition 0 every 100 ms until it reaches {@code expected}; returns
+     * {@link System#nanoTime()} of the first poll that saw it. Fails when the topic holds more than expected, or when it
+     * has not grown for {@code stallSeconds}.
+     */
+    long awaitRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long last = -1;
+        long lastGrowth = System.nanoTime();
+        long lastCheck = 0;
+        while (true) {
+            long count = endOffset(partition);
+            long now = System.nanoTime();
+            if (count >= expected) {
+                if (count > expected) {
+                    throw new IllegalStateException(topic + " holds " + count + " records, expected " + expected);
+                }
+                return now;
+            }
+            if (count > last) {
+                last = count;
+                lastGrowth = now;
+            } else if (now - lastGrowth > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                throw new IllegalStateException(topic + " stalled at " + count + " of " + expected + " records for "
+                        + stallSeconds + " s");
+            }
+            if (now - lastCheck > TimeUnit.SECONDS.toNanos(5)) {
+                check.run();
+                lastCheck = now;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    long endOffset(TopicPartition partition) throws InterruptedException, ExecutionException {
+        // Asking for the offsets of a topic that does not exist yet makes the admin client log an ERROR per poll.
+        if (!admin.listTopics().names().get().contains(partition.topic())) {
+            return 0;
+        }
+        try {
+            ListOffsetsResult result = admin.listOffsets(Map.of(partition, OffsetSpec.latest()));
+            return result.partitionResult(partition).get(10, TimeUnit.SECONDS).offset();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return 0;
+            }
+            throw e;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return 0;
+        }
+    }
+
+    /** Average key + value bytes of the first {@code sample} records of {@code topic} (tombstones included). */
+    int averageRecordBytes(String topic, int sample) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long bytes = 0;
+            int records = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (records < sample && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (records < sample) {
+                        bytes += record.serializedKeySize() + Math.max(0, record.serializedValueSize());
+                        records++;
+                    }
+                }
+            }
+            if (records == 0) {
+                throw new IllegalStateException("no record could be read from " + topic);
+            }
+            return (int) (bytes / records);
+        }
+    }
+
+    /** Deletes every topic whose name starts with {@code prefix}. */
+    void deleteTopics(String prefix) throws InterruptedException, ExecutionException {
+        Set<String> topics = admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix))
+                .collect(Collectors.toSet());
+        if (!topics.isEmpty()) {
+            admin.deleteTopics(topics).all().get();
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}

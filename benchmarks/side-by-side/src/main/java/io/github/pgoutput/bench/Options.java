@@ -1,0 +1,69 @@
+package io.github.pgoutput.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Command line of {@link SideBySide}.
+ *
+ * @param results    JSON-lines file every measurement is appended to
+ * @param workloads  in the order given
+ * @param runs       runs per workload and heap; legs alternate their order between runs
+ * @param heaps      worker heaps ({@code -Xmx}), e.g. 2g, 256m
+ * @param rows       row counts overriding the issue's sizes
+ * @param contenders which connectors run (both by default)
+ * @param limits     whether the limits are measured after each run
+ * @param jfrDir     when set, our worker runs with Flight Recorder and dumps its recording here
+ */
+record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
+               List<Contender> contenders, boolean limits, Path jfrDir) {
+
+    static Options parse(String[] args) {
+        Path results = null;
+        List<Workload> workloads = List.of(Workload.values());
+        int runs = 3;
+        List<String> heaps = List.of("2g", "256m");
+        Map<Workload, Integer> rows = new EnumMap<>(Workload.class);
+        List<Contender> contenders = List.of(Contender.OURS, Contender.DEBEZIUM);
+        boolean limits = true;
+        Path jfrDir = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--results" -> results = Path.of(args[++i]);
+                case "--workloads" -> workloads = split(args[++i]).stream().map(w -> Workload.valueOf(w.toUpperCase()))
+                        .toList();
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--heaps" -> heaps = split(args[++i]).stream().map(String::toLowerCase).toList();
+                case "--rows" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    rows.put(Workload.valueOf(kv[0].toUpperCase()), Integer.parseInt(kv[1]));
+                }
+                case "--contenders" -> contenders = split(args[++i]).stream().map(c -> switch (c) {
+                    case "ours" -> Contender.OURS;
+                    case "dbz", "debezium" -> Contender.DEBEZIUM;
+                    default -> throw new IllegalArgumentException("unknown contender '" + c + "' (ours, dbz)");
+                }).toList();
+                case "--no-limits" -> limits = false;
+                case "--jfr" -> jfrDir = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
+            }
+        }
+        if (results == null) {
+            throw new IllegalArgumentException("--results FILE is required");
+        }
+        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir);
+    }
+
+    private static List<String> split(String list) {
+        List<String> items = new ArrayList<>();
+        for (String item : list.split(",")) {
+            if (!item.isBlank()) {
+                items.add(item.strip());
+            }
+        }
+        return items;
+    }
+}

@@ -1,0 +1,265 @@
+package io.github.pgoutput.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.github.pgoutput.localrun.ChildProcesses;
+import io.github.pgoutput.localrun.ConnectorRegistration;
+import io.github.pgoutput.localrun.KafkaServices;
+import io.github.pgoutput.localrun.LocalPostgres;
+import io.github.pgoutput.testing.PostgresInstallation;
+
+/**
+ * {@code bench/side-by-side.sh}: PostgreSQL 17, one KRaft broker and, per leg, a fresh distributed Connect worker
+ * (separate JVMs, started by local-run's {@link KafkaServices}) with our plugin and Debezium's on one plugin.path.
+ * Per workload and heap, each run has one leg per connector (order alternating between runs) on a fresh slot and
+ * fresh topics, then the limits. Every measurement is appended as one JSON line to the results file.
+ *
+ * <pre>
+ * SideBySide --results FILE [--workloads W5,W1] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]
+ *            [--contenders ours,dbz] [--no-limits] [--jfr DIR]
+ * </pre>
+ */
+public final class SideBySide {
+
+    /** PostgreSQL settings: logical decoding at its default work memory (64MB, what W4 names), WAL without fsync. */
+    private static final List<String> PG_SETTINGS = List.of("wal_level=logical", "max_replication_slots=20",
+            "max_wal_senders=20", "logical_decoding_work_mem=64MB", "fsync=off", "max_wal_size=8GB",
+            "shared_buffers=512MB", "autovacuum=off");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Options options;
+    private final Path root;
+    private final Path workDir;
+    private final ChildProcesses children;
+    private final String kafkaClassPath;
+    private final Path clientBin = Path.of(System.getenv().getOrDefault("PG_CLIENT_BIN", "/usr/lib/postgresql/15/bin"));
+    private LocalPostgres pg;
+    private String bootstrap;
+    private KafkaProbe kafka;
+    private Limits limits;
+
+    private SideBySide(Options options, Path root, Path workDir, ChildProcesses children, String kafkaClassPath) {
+        this.options = options;
+        this.root = root;
+        this.workDir = workDir;
+        this.children = children;
+        this.kafkaClassPath = kafkaClassPath;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Path root = Path.of(System.getProperty("pgoutput.root")).toAbsolutePath();
+        String kafkaClassPath = Files.readString(Path.of(System.getProperty("pgoutput.kafka.classpath.file"))).strip();
+        Path workDir = Files.createTempDirectory("side-by-side-");
+        ChildProcesses children = new ChildProcesses();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            children.stopAll();
+            if (System.getenv("SIDE_BY_SIDE_KEEP") == null) {
+                delete(workDir);
+            }
+        }, "side-by-side-stop"));
+        try {
+            new SideBySide(options, root, workDir, children, kafkaClassPath).run();
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            System.err.println("side-by-side failed: " + e.getMessage() + " (work folder " + workDir
+                    + "; set SIDE_BY_SIDE_KEEP=1 to keep it)");
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private void run() throws Exception {
+        Path pgBin = PostgresInstallation.of(17).binDirectory();
+        log("postgres 17 from " + pgBin + ", work folder " + workDir);
+        pg = LocalPostgres.start(pgBin, PG_SETTINGS, "bench", workDir, children, freePort());
+        try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
+            statement.execute(Workload.TABLE_DDL);
+            statement.execute("CREATE PUBLICATION " + Workload.PUBLICATION + " FOR TABLE public.bench");
+            record(Map.of("kind", "server", "version", Limits.single(statement, "SELECT version()")));
+        }
+        int kafkaPort = freePort();
+        bootstrap = KafkaServices.startBroker(kafkaClassPath, kafkaPort, freePort(), workDir, children);
+        log("kafka broker at " + bootstrap);
+        kafka = new KafkaProbe(bootstrap);
+        limits = new Limits(pg, clientBin, bootstrap);
+        for (Workload workload : options.workloads()) {
+            int rows = options.rows().getOrDefault(workload, workload.defaultRows);
+            log(workload + ": preparing the table (" + rows + " rows)");
+            workload.prepareTable(pg, rows);
+            for (String heap : options.heaps()) {
+                for (int run = 1; run <= options.runs(); run++) {
+                    List<Contender> order = new ArrayList<>(options.contenders());
+                    if (run % 2 == 0) {
+                        java.util.Collections.reverse(order);
+                    }
+                    int ourRecordBytes = 0;
+                    for (Contender contender : order) {
+                        int bytes = leg(contender, workload, rows, heap, run);
+                        if (contender == Contender.OURS) {
+                            ourRecordBytes = bytes;
+                        }
+                    }
+                    if (options.limits()) {
+                        limits(workload, rows, heap, run, ourRecordBytes);
+                    }
+                }
+            }
+        }
+        kafka.close();
+    }
+
+    /** One connector, one run: returns the average record size in its topic. */
+    private int leg(Contender contender, Workload workload, int rows, String heap, int run) throws Exception {
+        String name = (contender.prefix + "_" + workload + "_" + heap + "_r" + run).toLowerCase();
+        String topic = name + ".public.bench";
+        Path legDir = Files.createDirectories(workDir.resolve(name));
+        workload.resetBetweenLegs(pg);
+        List<String> jvm = new ArrayList<>();
+        if (options.jfrDir() != null && contender == Contender.OURS) {
+            Files.createDirectories(options.jfrDir());
+            jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + options.jfrDir().resolve(name + ".jfr").toAbsolutePath());
+        }
+        ChildProcesses workerProcesses = new ChildProcesses();
+        children.onStop(workerProcesses::stopAll);
+        int restPort = freePort();
+        String pluginPath = root.resolve("packaging/target/plugin") + ","
+                + root.resolve("benchmarks/debezium-plugin/target/plugin");
+        log(name + ": starting a worker (-Xmx" + heap + ")");
+        Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
+                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm), legDir, workerProcesses);
+        ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
+        ObjectNode config = contender.config(pg, workload, name, legDir.resolve("spill"));
+        long expected = contender.expectedRecords(workload, rows);
+        long start;
+        long lastCommit = 0;
+        try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
+            if (workload.snapshot()) {
+                start = System.nanoTime();
+                rest.register(name, config);
+            } else {
+                rest.register(name, config);
+                Slots.awaitActive(statement, name, 120);
+                Thread.sleep(1000);
+                start = System.nanoTime();
+                lastCommit = workload.run(pg, rows, clientBin, legDir);
+            }
+            log(name + ": waiting for " + expected + " records in " + topic);
+            long end = kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
+            long peakRssKib = vmHwmKib(worker.pid());
+            int recordBytes = kafka.averageRecordBytes(topic, 2000);
+            rest.delete(name);
+            workerProcesses.stopAll();
+            Slots.drop(statement, name);
+            kafka.deleteTopics(name + ".");
+            double seconds = (end - start) / 1e9;
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("kind", "leg");
+            result.put("workload", workload.toString());
+            result.put("heap", heap);
+            result.put("run", run);
+            result.put("contender", contender.prefix);
+            result.put("records", expected);
+            result.put("events", rows);
+            result.put("seconds", seconds);
+            result.put("events_per_s", rows / seconds);
+            result.put("commit_to_last_s", workload.snapshot() ? null : (end - lastCommit) / 1e9);
+            result.put("workload_s", workload.snapshot() ? null : (lastCommit - start) / 1e9);
+            result.put("peak_rss_kib", peakRssKib);
+            result.put("record_bytes", recordBytes);
+            record(result);
+            log(name + ": " + String.format("%.1f s, %.0f events/s, peak RSS %d MiB", seconds, rows / seconds,
+                    peakRssKib / 1024));
+            return recordBytes;
+        } finally {
+            workerProcesses.stopAll();
+        }
+    }
+
+    private void limits(Workload workload, int rows, String heap, int run, int recordBytes) throws Exception {
+        String name = (workload + "_" + heap + "_r" + run).toLowerCase();
+        Path dir = Files.createDirectories(workDir.resolve("limits_" + name));
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("kind", "limit");
+        result.put("workload", workload.toString());
+        result.put("heap", heap);
+        result.put("run", run);
+        result.put("events", rows);
+        if (workload.snapshot()) {
+            double copy = limits.copySeconds();
+            result.put("copy_s", copy);
+            result.put("copy_events_per_s", rows / copy);
+        } else {
+            workload.resetBetweenLegs(pg);
+            double emit = limits.recvlogicalSeconds(workload, rows, "limit_" + name, dir);
+            result.put("recvlogical_s", emit);
+            result.put("recvlogical_events_per_s", rows / emit);
+        }
+        if (recordBytes > 0) {
+            long records = Math.min(rows, 1_000_000);
+            String topic = "perf_" + name;
+            double rate = limits.producerRecordsPerSecond(topic, records, recordBytes, dir);
+            kafka.deleteTopics(topic);
+            result.put("producer_records", records);
+            result.put("producer_record_bytes", recordBytes);
+            result.put("producer_records_per_s", rate);
+        }
+        record(result);
+        log("limits " + name + ": " + result);
+    }
+
+    private void record(Map<String, Object> result) throws IOException {
+        try (Writer out = Files.newBufferedWriter(options.results(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND)) {
+            out.write(JSON.writeValueAsString(result) + "\n");
+        }
+    }
+
+    /** Peak resident set size of a process ({@code VmHWM} in /proc/pid/status), KiB. */
+    static long vmHwmKib(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmHWM in /proc/" + pid + "/status");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void log(String line) {
+        System.out.println(java.time.LocalTime.now().withNano(0) + " " + line);
+        System.out.flush();
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("could not delete " + dir + ": " + e);
+        }
+    }
+}
