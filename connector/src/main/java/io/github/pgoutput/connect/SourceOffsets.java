@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -93,12 +94,16 @@ public final class SourceOffsets {
         }
     }
 
-    /** The source partition of the stream of {@code slot} in {@code database}. */
+    /**
+     * The source partition of the stream of {@code slot} in {@code database}, iterating {@code database} then
+     * {@code slot}. The order is part of the persisted format: Connect finds a stored offset by the serialized bytes of
+     * its key, so it must not change between JVMs ({@code Map.copyOf}'s order does, with a per-JVM random salt).
+     */
     public static Map<String, String> partition(String database, String slot) {
         Map<String, String> partition = new LinkedHashMap<>();
         partition.put(PARTITION_DATABASE, Objects.requireNonNull(database, "database"));
         partition.put(PARTITION_SLOT, Objects.requireNonNull(slot, "slot"));
-        return Map.copyOf(partition);
+        return Collections.unmodifiableMap(partition);
     }
 
     /** The source offset for {@code position}: LSNs as {@code X/Y} text, {@code tx_order} as a Long. */
