@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
  * the shutdown hook on Ctrl-C / SIGTERM, and at the end of a bounded run). Only what was registered here is ever
  * stopped. Thread-safe.
  */
-final class ChildProcesses {
+public final class ChildProcesses {
 
     private final Deque<Runnable> stops = new ArrayDeque<>();
 
     /** Starts {@code command} with its output appended to {@code log}; registers it for stopping. */
-    synchronized Process start(String name, List<String> command, Path log) throws IOException {
+    public synchronized Process start(String name, List<String> command, Path log) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         stops.push(() -> stop(name, process));
@@ -25,11 +25,11 @@ final class ChildProcesses {
     }
 
     /** Registers an action to run at stop time (e.g. {@code pg_ctl stop}). */
-    synchronized void onStop(Runnable action) {
+    public synchronized void onStop(Runnable action) {
         stops.push(action);
     }
 
-    synchronized void stopAll() {
+    public synchronized void stopAll() {
         while (!stops.isEmpty()) {
             try {
                 stops.pop().run();

@@ -16,16 +16,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * Registers the connector over the worker's REST API from {@code config/pgoutput-source.json}, with the database
  * coordinates and spill directory of this run patched in, and waits until connector and task are RUNNING.
  */
-final class ConnectorRegistration {
+public final class ConnectorRegistration {
 
     static final String NAME = "shop";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI rest;
+    private final String name;
 
     ConnectorRegistration(String rest) {
+        this(rest, NAME);
+    }
+
+    /** Registers connectors named {@code name} with the worker whose REST API is at {@code rest}. */
+    public ConnectorRegistration(String rest, String name) {
         this.rest = URI.create(rest);
+        this.name = name;
     }
 
     /** The patched connector config; {@code spill.directory} is set to {@code spillDir}. */
@@ -44,27 +51,28 @@ final class ConnectorRegistration {
         return config;
     }
 
-    void register(ObjectNode config) throws IOException, InterruptedException {
+    /** PUTs {@code config} and waits up to 120 s until the connector and its one task are RUNNING. */
+    public void register(ObjectNode config) throws IOException, InterruptedException {
         await("the connector plugin listed by GET /connector-plugins", () -> {
             Response plugins = send(HttpRequest.newBuilder(rest.resolve("/connector-plugins")).GET());
             return plugins.status == 200 && plugins.body.contains(config.path("connector.class").asText());
         });
-        Response put = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + NAME + "/config"))
+        Response put = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/config"))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(config.toString())));
         if (put.status != 200 && put.status != 201) {
-            throw new IllegalStateException("PUT /connectors/" + NAME + "/config answered " + put.status + ": " + put.body);
+            throw new IllegalStateException("PUT /connectors/" + name + "/config answered " + put.status + ": " + put.body);
         }
         await("connector and task RUNNING", this::running);
     }
 
     private boolean running() throws IOException, InterruptedException {
-        Response status = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + NAME + "/status")).GET());
+        Response status = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/status")).GET());
         if (status.status != 200) {
             return false;
         }
         JsonNode json = JSON.readTree(status.body);
         if (status.body.contains("\"FAILED\"")) {
-            throw new IllegalStateException("the connector failed; GET /connectors/" + NAME + "/status: "
+            throw new IllegalStateException("the connector failed; GET /connectors/" + name + "/status: "
                     + json.toPrettyString());
         }
         JsonNode tasks = json.path("tasks");

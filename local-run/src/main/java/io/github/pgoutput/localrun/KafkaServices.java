@@ -17,19 +17,24 @@ import org.apache.kafka.common.Uuid;
 /**
  * A single-node KRaft broker ({@code kafka.Kafka}, broker and controller in one JVM) and a distributed Connect worker
  * ({@code ConnectDistributed}), each in its own JVM with Kafka's jars only on its class path, both listening on
- * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would.
+ * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would. Both can
+ * be started again on the same files after they were stopped or killed (the soak driver does that).
  */
-final class KafkaServices {
+public final class KafkaServices {
 
     private KafkaServices() {
     }
 
-    /** Formats the log directory and starts the broker; returns when it accepts connections. */
-    static String startBroker(String classPath, Options options, Path workDir, ChildProcesses children)
-            throws IOException, InterruptedException {
+    /**
+     * Starts the broker with its log directory in {@code workDir/kafka-logs} and {@code overrides} on top of its
+     * defaults, formatting that directory first unless an earlier start did; returns when the broker accepts
+     * connections on 127.0.0.1:{@code port}.
+     */
+    public static Process startBroker(String classPath, int port, int controllerPort, Map<String, String> overrides,
+                                      Path workDir, ChildProcesses children) throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
-        String listener = "127.0.0.1:" + options.kafkaPort();
-        String controller = "127.0.0.1:" + options.controllerPort();
+        String listener = "127.0.0.1:" + port;
+        String controller = "127.0.0.1:" + controllerPort;
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@" + controller);
@@ -47,23 +52,30 @@ final class KafkaServices {
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
+        props.putAll(overrides);
         Path file = write(workDir.resolve("broker.properties"), props);
         Path log = workDir.resolve("broker.log");
 
-        Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
-                "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        if (format.waitFor() != 0) {
-            throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+        if (!Files.exists(workDir.resolve("kafka-logs").resolve("meta.properties"))) {
+            Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
+                    "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            if (format.waitFor() != 0) {
+                throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+            }
         }
         Process broker = children.start("kafka broker", java(classPath, "512m", "kafka.Kafka", file.toString()), log);
-        awaitPort(broker, options.kafkaPort(), "the Kafka broker", log);
-        return listener;
+        awaitPort(broker, port, "the Kafka broker", log);
+        return broker;
     }
 
-    /** Starts the Connect worker; returns when its REST API accepts connections. */
-    static String startWorker(String classPath, String bootstrap, Options options, Path workDir,
-                              ChildProcesses children) throws IOException, InterruptedException {
+    /**
+     * Starts the Connect worker with {@code pluginPath} as its {@code plugin.path} and {@code overrides} on top of its
+     * defaults; returns when its REST API accepts connections on 127.0.0.1:{@code restPort}.
+     */
+    public static Process startWorker(String classPath, String bootstrap, int restPort, Path pluginPath,
+                                      Map<String, String> overrides, Path workDir, ChildProcesses children)
+            throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
         props.put("group.id", "pgoutput-local");
@@ -78,17 +90,18 @@ final class KafkaServices {
         props.put("key.converter.schemas.enable", "false");
         props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         props.put("value.converter.schemas.enable", "false");
-        props.put("listeners", "http://127.0.0.1:" + options.connectPort());
+        props.put("listeners", "http://127.0.0.1:" + restPort);
         props.put("rest.advertised.host.name", "127.0.0.1");
-        props.put("plugin.path", options.projectRoot().resolve("packaging/target/plugin").toString());
+        props.put("plugin.path", pluginPath.toString());
+        props.putAll(overrides);
         Path file = write(workDir.resolve("worker.properties"), props);
         Path log = workDir.resolve("worker.log");
         List<String> command = java(classPath, "512m",
                 "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.rest.RestServer=warn",
                 "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
         Process worker = children.start("connect worker", command, log);
-        awaitPort(worker, options.connectPort(), "the Connect worker's REST API", log);
-        return "http://127.0.0.1:" + options.connectPort();
+        awaitPort(worker, restPort, "the Connect worker's REST API", log);
+        return worker;
     }
 
     private static List<String> java(String classPath, String heap, String... mainAndArgs) {
