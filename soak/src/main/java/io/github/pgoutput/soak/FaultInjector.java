@@ -1,5 +1,6 @@
 package io.github.pgoutput.soak;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,12 +121,14 @@ final class FaultInjector {
      */
     void heal() throws Exception {
         if (!services.brokerAlive()) {
-            count("broker exited by itself");
-            services.startBroker();
+            count("broker found dead, started again");
+            startAgain(services::startBroker, "broker");
         }
-        if (!services.workerAlive()) {
-            count("worker exited by itself");
-            services.startWorker();
+        // A worker started while the broker is away gives up at once ("Failed to connect to and describe Kafka
+        // cluster"): start it only once the broker is back, and try again at the next check if it still gives up.
+        if (!services.workerAlive() && services.brokerAlive() && !services.brokerRestartUnderWay()) {
+            count("worker found dead, started again");
+            startAgain(services::startWorker, "worker");
         }
         if (services.restartsUnderWay()) {
             return;
@@ -136,6 +139,19 @@ final class FaultInjector {
             taskFailures.add(elapsed() + " " + task.get().traceFirstLine());
             log.accept(elapsed() + " task FAILED: " + task.get().traceFirstLine() + "; restarting it");
             services.restartTask();
+        }
+    }
+
+    private interface Start {
+        void run() throws IOException, InterruptedException;
+    }
+
+    private void startAgain(Start start, String what) throws InterruptedException {
+        try {
+            start.run();
+        } catch (IOException | IllegalStateException e) {
+            log.accept(elapsed() + " starting the " + what + " failed, trying again at the next check: "
+                    + e.getMessage());
         }
     }
 

@@ -3,7 +3,6 @@ package io.github.pgoutput.soak;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -184,8 +183,7 @@ final class Reconciliation {
 
     private static Map<String, String> texts(JsonNode after) {
         Map<String, String> values = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = after.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : after.properties()) {
             values.put(field.getKey(), field.getValue().isNull() ? null : field.getValue().asText());
         }
         return values;

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
 record SoakReport(long seed, String command, Duration faultPhase, Duration catchUp, Duration wallTime,
                   long committedTransactions, long lostChanges, long leakedChanges, long incompleteLifecycles,
                   long preparedTransactions, long duplicates, long recordsRead, boolean caughtUp,
-                  Map<FaultKind, Integer> faults, Map<String, Integer> unplanned, String spillMethod,
-                  String workload, List<String> examples) {
+                  Map<FaultKind, Integer> faults, Map<String, Integer> unplanned, Map<String, Long> workerLog,
+                  String spillMethod, String workload, List<String> examples) {
 
     boolean passed() {
         return caughtUp && lostChanges == 0 && leakedChanges == 0 && incompleteLifecycles == 0;
@@ -50,6 +50,8 @@ record SoakReport(long seed, String command, Duration faultPhase, Duration catch
         out.append(String.format("  restarted/deferred by the driver %s%n", unplanned.isEmpty() ? "nothing"
                 : unplanned.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
                 .collect(Collectors.joining(", "))));
+        out.append("  worker log\n");
+        workerLog.forEach((what, count) -> out.append(String.format("    %-54s %6d%n", what, count)));
         out.append(String.format("  spill fault method               %s%n", spillMethod));
         out.append("  workload transactions by kind\n").append(workload);
         if (!examples.isEmpty()) {

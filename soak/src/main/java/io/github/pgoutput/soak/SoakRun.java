@@ -95,7 +95,8 @@ public final class SoakRun {
             SoakReport report = new SoakReport(options.seed(), command, faultPhase, catchUp,
                     Duration.ofNanos(System.nanoTime() - started), figures.committed(), figures.lost(),
                     detail.leaked(), figures.incomplete(), detail.preparedChecked(), detail.duplicates(),
-                    detail.records(), caughtUp, faults.injected(), faults.unplanned(), spill.method(),
+                    detail.records(), caughtUp, faults.injected(), faults.unplanned(), services.workerLogCounts(),
+                    spill.method(),
                     workload.summary(), detail.examples());
             out.print(report.text());
             out.flush();

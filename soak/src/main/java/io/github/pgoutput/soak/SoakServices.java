@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -310,6 +312,27 @@ final class SoakServices implements AutoCloseable {
     }
 
     record TaskState(String state, String traceFirstLine) {
+    }
+
+    /**
+     * What the worker's log says happened, counted by line: polls that failed with a retriable error (the task
+     * reconnects), spill files that could not be written, and starts the worker gave up (no broker to reach).
+     */
+    Map<String, Long> workerLogCounts() throws IOException {
+        Map<String, String> patterns = new LinkedHashMap<>();
+        patterns.put("polls failed with a retriable error, task reconnected", "Will retry operation");
+        patterns.put("of them: spill file not writable", "failed: cannot write spill file");
+        patterns.put("worker starts given up (broker unreachable)", "Failed to connect to and describe Kafka cluster");
+        Map<String, Long> counts = new LinkedHashMap<>();
+        patterns.keySet().forEach(k -> counts.put(k, 0L));
+        try (Stream<String> lines = Files.lines(workDir.resolve("worker.log"), StandardCharsets.ISO_8859_1)) {
+            lines.forEach(line -> patterns.forEach((name, text) -> {
+                if (line.contains(text)) {
+                    counts.merge(name, 1L, Long::sum);
+                }
+            }));
+        }
+        return counts;
     }
 
     /** Stops the worker, the broker and PostgreSQL; deletes the run's folder when {@code deleteFiles}. */

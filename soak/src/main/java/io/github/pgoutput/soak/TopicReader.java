@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -99,6 +100,6 @@ final class TopicReader implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(5));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
 }

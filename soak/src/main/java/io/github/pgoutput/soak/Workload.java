@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,7 +66,7 @@ final class Workload {
     /** Kind -> transactions begun, and -> COMMIT (or COMMIT/ROLLBACK PREPARED) acknowledged by the server. */
     String summary() {
         StringBuilder text = new StringBuilder();
-        new java.util.TreeMap<>(attempts).forEach((kind, n) -> text.append(String.format("    %-18s %8d begun %8d acknowledged%n",
+        new TreeMap<>(attempts).forEach((kind, n) -> text.append(String.format("    %-24s %8d begun %8d acknowledged%n",
                 kind, n.sum(), acknowledged.getOrDefault(kind, new LongAdder()).sum())));
         text.append(String.format("    statement failures %d, reconnects %d%n", failures.sum(), reconnects.sum()));
         return text.toString();
