@@ -53,8 +53,9 @@ final class FaultInjector {
         Collections.shuffle(firstRound, random);
         while (true) {
             long pause = min.toMillis() + (long) (random.nextDouble() * (max.toMillis() - min.toMillis()));
-            FaultKind kind = firstRound.isEmpty() ? FaultKind.values()[random.nextInt(FaultKind.values().length)]
-                    : firstRound.remove(0);
+            boolean first = !firstRound.isEmpty();
+            FaultKind kind = first ? firstRound.remove(0)
+                    : FaultKind.values()[random.nextInt(FaultKind.values().length)];
             long wakeUp = System.nanoTime() + pause * 1_000_000L;
             while (System.nanoTime() < wakeUp) {
                 Thread.sleep(Math.min(1000, Math.max(1, (wakeUp - System.nanoTime()) / 1_000_000L)));
@@ -69,8 +70,27 @@ final class FaultInjector {
                 heal();
                 return;
             }
-            injectOrDefer(kind);
+            if (first) {
+                injectWaitingForTarget(kind);
+            } else {
+                injectOrDefer(kind);
+            }
         }
+    }
+
+    /** The first round waits for each target, so that even a short run has every kind at least once. */
+    private void injectWaitingForTarget(FaultKind kind) throws Exception {
+        services.awaitRestarts();
+        if (kind == FaultKind.WALSENDER_TERMINATE) {
+            if (terminateWalsender(120_000)) {
+                record(kind, System.nanoTime());
+            } else {
+                owed.merge(kind, 1, Integer::sum);
+                count(kind + " deferred: no walsender held the slot for 120 s");
+            }
+            return;
+        }
+        tryInject(kind);
     }
 
     /**
