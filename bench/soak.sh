@@ -52,14 +52,16 @@ faults and workload choices (not their timing against the services, which no see
   (\`soak_tx\`) and tags its rows with its id and a marker: \`ok\`, \`doomed\` (aborted or rolled back: must never
   reach Kafka) or \`prep-rollback\` (may reach Kafka only as PREPARED).
 - Faults, one at a time, each followed by a pause drawn uniformly from the fault interval; the first of each kind
-  in a shuffled round, then at random: kill -9 of the worker (restarted in the background after 0-2 s, so later
-  faults can hit it while it boots), \`pg_terminate_backend\` of the walsender (when no walsender holds the slot at
-  its turn, because the connector is still reconnecting after an earlier fault, another kind is injected instead and
-  the walsender is terminated at a later turn), \`pg_ctl restart -m fast\` (which waits until the walsender has
-  sent everything and the connector confirmed it), \`pg_ctl restart -m immediate\`, kill -9 of the broker
-  (restarted on the same log directory in the background after 0-2 s), the spill directory unwritable for 2-8 s (as
-  root with \`chattr +i\`, which root obeys, since \`chmod 000\` does not stop root; \`chmod 000\` otherwise).
-  Between faults the driver restarts whatever died by itself and tasks that FAILED, and counts them.
+  in a shuffled round (waiting for its target), then at random: kill -9 of the worker (restarted in the background
+  after 0-2 s), \`pg_terminate_backend\` of the walsender, \`pg_ctl restart -m fast\` (which waits until the
+  walsender has sent everything and the connector confirmed it), \`pg_ctl restart -m immediate\`, kill -9 of the
+  broker (restarted on the same log directory in the background after 0-2 s), the spill directory unwritable for
+  2-8 s (as root with \`chattr +i\`, which root obeys, since \`chmod 000\` does not stop root; \`chmod 000\`
+  otherwise). A kind whose target is not there at its turn is deferred to a later turn and another kind injected
+  instead: the walsender exists only while the connector streams, and worker and broker are killed only while the
+  connector streams (killing them again while they still boot would keep the connector from ever running). Between
+  faults the driver starts again what died by itself (a worker started while the broker is away gives up at once)
+  and restarts FAILED tasks, and counts them.
 - At the end: faults stop, the workload ends its prepared transactions, a final marker transaction is written; the
   soak waits until it is in Kafka, the slot's \`confirmed_flush_lsn\` has reached its commit LSN and the topics are
   quiet for 5 s. Then every table is rebuilt from its topic the way the README tells a consumer to (PREPARED

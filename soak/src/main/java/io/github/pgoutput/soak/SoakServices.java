@@ -146,12 +146,8 @@ final class SoakServices implements AutoCloseable {
     private void awaitSlotActive() throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (true) {
-            try (Connection connection = connect(); Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT 1 FROM pg_replication_slots WHERE slot_name = '"
-                         + SLOT + "' AND active")) {
-                if (rows.next()) {
-                    return;
-                }
+            if (slotActive()) {
+                return;
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("slot " + SLOT + " not active 180 s after the connector started; see "
@@ -264,6 +260,15 @@ final class SoakServices implements AutoCloseable {
         }
         postgres.startAgain();
         return timeouts;
+    }
+
+    /** Whether a walsender holds the connector's slot: the connector streams. */
+    boolean slotActive() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + SLOT
+                     + "' AND active")) {
+            return rows.next();
+        }
     }
 
     /** Terminates the walsender serving the connector's slot; false when no walsender holds it right now. */
