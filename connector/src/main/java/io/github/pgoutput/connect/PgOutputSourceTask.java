@@ -106,10 +106,20 @@ public class PgOutputSourceTask extends SourceTask {
         try {
             plan = SnapshotPhase.plan(config, replicationSettings(), stored);
         } catch (SQLException | RuntimeException e) {
+            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
+                    + config.snapshotMode().configValue() + ") for slot '" + config.slotName() + "'", e);
+            if (classified instanceof RetriableException) {
+                // Connect fails a task whose start() throws, retriable or not, and it stays FAILED until restarted by
+                // hand: a database that is restarting right now must not do that. The first polls decide instead,
+                // and Connect retries what poll() throws as retriable.
+                log.warn("Slot {}: {}; deciding on a later poll", config.slotName(), classified.getMessage());
+                replan = true;
+                reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);
+                return;
+            }
             snapshotMetrics.unregister();
             metrics.unregister();
-            throw ErrorClassifier.classify("deciding on the snapshot (snapshot.mode " + config.snapshotMode().configValue()
-                    + ") for slot '" + config.slotName() + "'", e);
+            throw classified;
         }
         log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
                 config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),

@@ -15,9 +15,16 @@ import java.util.concurrent.TimeUnit;
 public final class ChildProcesses {
 
     private final Deque<Runnable> stops = new ArrayDeque<>();
+    private boolean stopped;
 
-    /** Starts {@code command} with its output appended to {@code log}; registers it for stopping. */
+    /**
+     * Starts {@code command} with its output appended to {@code log}; registers it for stopping. After
+     * {@link #stopAll()} nothing starts any more: a thread that restarts a process must not outlive the shutdown.
+     */
     public synchronized Process start(String name, List<String> command, Path log) throws IOException {
+        if (stopped) {
+            throw new IllegalStateException("not starting the " + name + ": everything is being stopped");
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         stops.push(() -> stop(name, process));
@@ -30,6 +37,7 @@ public final class ChildProcesses {
     }
 
     public synchronized void stopAll() {
+        stopped = true;
         while (!stops.isEmpty()) {
             try {
                 stops.pop().run();

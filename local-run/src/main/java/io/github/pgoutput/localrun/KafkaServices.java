@@ -17,8 +17,8 @@ import org.apache.kafka.common.Uuid;
 /**
  * A single-node KRaft broker ({@code kafka.Kafka}, broker and controller in one JVM) and a distributed Connect worker
  * ({@code ConnectDistributed}), each in its own JVM with Kafka's jars only on its class path, both listening on
- * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would.
- * Public for the side-by-side benchmark, which runs its broker and workers the same way.
+ * 127.0.0.1 only. The worker finds the connector through its {@code plugin.path}, as an installed one would. Both can
+ * be started again on the same files after they were stopped or killed (the soak driver does that).
  */
 public final class KafkaServices {
 
@@ -26,29 +26,14 @@ public final class KafkaServices {
     }
 
     /**
-     * How a Connect worker is started.
-     *
-     * @param restPort   its REST API's port on 127.0.0.1
-     * @param pluginPath the worker's {@code plugin.path} (comma-separated directories)
-     * @param heap       its {@code -Xmx}, e.g. {@code 512m}
-     * @param jvmOptions further JVM options, placed before the main class (e.g. Flight Recorder flags)
+     * Starts the broker with its log directory in {@code workDir/kafka-logs} and {@code overrides} on top of its
+     * defaults, formatting that directory first unless an earlier start did; returns when the broker accepts
+     * connections on 127.0.0.1:{@code port}.
      */
-    public record WorkerSettings(int restPort, String pluginPath, String heap, List<String> jvmOptions) {
-    }
-
-    static String startBroker(String classPath, Options options, Path workDir, ChildProcesses children)
-            throws IOException, InterruptedException {
-        return startBroker(classPath, options.kafkaPort(), options.controllerPort(), workDir, children);
-    }
-
-    /**
-     * Formats the log directory and starts the broker on 127.0.0.1:{@code kafkaPort} (its controller on
-     * {@code controllerPort}); returns its bootstrap address once it accepts connections.
-     */
-    public static String startBroker(String classPath, int kafkaPort, int controllerPort, Path workDir,
-                                     ChildProcesses children) throws IOException, InterruptedException {
+    public static Process startBroker(String classPath, int port, int controllerPort, Map<String, String> overrides,
+                                      Path workDir, ChildProcesses children) throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
-        String listener = "127.0.0.1:" + kafkaPort;
+        String listener = "127.0.0.1:" + port;
         String controller = "127.0.0.1:" + controllerPort;
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
@@ -67,32 +52,51 @@ public final class KafkaServices {
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
+        props.putAll(overrides);
         Path file = write(workDir.resolve("broker.properties"), props);
         Path log = workDir.resolve("broker.log");
 
-        Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
-                "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        if (format.waitFor() != 0) {
-            throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+        if (!Files.exists(workDir.resolve("kafka-logs").resolve("meta.properties"))) {
+            Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
+                    "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            if (format.waitFor() != 0) {
+                throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+            }
         }
         Process broker = children.start("kafka broker", java(classPath, "512m", "kafka.Kafka", file.toString()), log);
-        awaitPort(broker, kafkaPort, "the Kafka broker", log);
-        return listener;
-    }
-
-    /** Starts the Connect worker; returns when its REST API accepts connections. */
-    static String startWorker(String classPath, String bootstrap, Options options, Path workDir,
-                              ChildProcesses children) throws IOException, InterruptedException {
-        startWorker(classPath, bootstrap, new WorkerSettings(options.connectPort(),
-                options.projectRoot().resolve("packaging/target/plugin").toString(), "512m", List.of()), workDir,
-                children);
-        return "http://127.0.0.1:" + options.connectPort();
+        awaitPort(broker, port, "the Kafka broker", log);
+        return broker;
     }
 
     /**
-     * Starts a distributed Connect worker (JSON converters without schemas, offsets flushed every second); returns
-     * its process once the REST API on 127.0.0.1:{@code settings.restPort()} accepts connections.
+     * How a Connect worker is started.
+     *
+     * @param restPort   its REST API's port on 127.0.0.1
+     * @param pluginPath the worker's {@code plugin.path} (comma-separated directories)
+     * @param heap       its {@code -Xmx}, e.g. {@code 512m}
+     * @param jvmOptions further JVM options, placed before the main class (e.g. Flight Recorder flags)
+     * @param overrides  worker properties on top of the defaults
+     */
+    public record WorkerSettings(int restPort, String pluginPath, String heap, List<String> jvmOptions,
+                                 Map<String, String> overrides) {
+    }
+
+    /**
+     * Starts the Connect worker with {@code pluginPath} as its {@code plugin.path}, a 512 MB heap and
+     * {@code overrides} on top of its defaults; returns when its REST API accepts connections on
+     * 127.0.0.1:{@code restPort}.
+     */
+    public static Process startWorker(String classPath, String bootstrap, int restPort, Path pluginPath,
+                                      Map<String, String> overrides, Path workDir, ChildProcesses children)
+            throws IOException, InterruptedException {
+        return startWorker(classPath, bootstrap,
+                new WorkerSettings(restPort, pluginPath.toString(), "512m", List.of(), overrides), workDir, children);
+    }
+
+    /**
+     * Starts a distributed Connect worker (JSON converters without schemas, offsets flushed every second) as
+     * {@code settings} say; returns its process once the REST API accepts connections.
      */
     public static Process startWorker(String classPath, String bootstrap, WorkerSettings settings, Path workDir,
                                       ChildProcesses children) throws IOException, InterruptedException {
@@ -113,6 +117,7 @@ public final class KafkaServices {
         props.put("listeners", "http://127.0.0.1:" + settings.restPort());
         props.put("rest.advertised.host.name", "127.0.0.1");
         props.put("plugin.path", settings.pluginPath());
+        props.putAll(settings.overrides());
         Path file = write(workDir.resolve("worker.properties"), props);
         Path log = workDir.resolve("worker.log");
         List<String> args = new ArrayList<>(settings.jvmOptions());

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -81,9 +82,13 @@ public final class LocalRun {
         postgres.initialize(root.resolve("config/postgres-init.sql"));
 
         out.println("kafka: starting a KRaft broker on 127.0.0.1:" + options.kafkaPort());
-        String bootstrap = KafkaServices.startBroker(kafkaClassPath, options, workDir, children);
+        KafkaServices.startBroker(kafkaClassPath, options.kafkaPort(), options.controllerPort(), Map.of(), workDir,
+                children);
+        String bootstrap = "127.0.0.1:" + options.kafkaPort();
         out.println("connect: starting a worker, REST on http://127.0.0.1:" + options.connectPort());
-        String rest = KafkaServices.startWorker(kafkaClassPath, bootstrap, options, workDir, children);
+        KafkaServices.startWorker(kafkaClassPath, bootstrap, options.connectPort(),
+                root.resolve("packaging/target/plugin"), Map.of(), workDir, children);
+        String rest = "http://127.0.0.1:" + options.connectPort();
 
         Path spillDir = workDir.resolve("spill");
         ObjectNode config = ConnectorRegistration.config(root.resolve("config/pgoutput-source.json"), postgres,

@@ -97,7 +97,8 @@ public final class SideBySide {
             record(Map.of("kind", "server", "version", Limits.single(statement, "SELECT version()")));
         }
         int kafkaPort = freePort();
-        bootstrap = KafkaServices.startBroker(kafkaClassPath, kafkaPort, freePort(), workDir, children);
+        KafkaServices.startBroker(kafkaClassPath, kafkaPort, freePort(), Map.of(), workDir, children);
+        bootstrap = "127.0.0.1:" + kafkaPort;
         log("kafka broker at " + bootstrap);
         kafka = new KafkaProbe(bootstrap);
         limits = new Limits(pg, clientBin, bootstrap);
@@ -146,7 +147,7 @@ public final class SideBySide {
                 + root.resolve("benchmarks/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
-                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm), legDir, workerProcesses);
+                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, Map.of()), legDir, workerProcesses);
         ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
         ObjectNode config = contender.config(pg, workload, name, legDir.resolve("spill"));
         long expected = contender.expectedRecords(workload, rows);
