@@ -138,9 +138,10 @@ class LiveAssemblyIT {
             assertThat(prepared.get(0).changes()).isEqualTo(1500);
             assertThat(prepared.get(2).changes()).isEqualTo(3);
             if (db.majorVersion() >= 18) {
-                // PostgreSQL 18 skips the changes of a transaction it already knows to be aborted when decoding
-                // reaches it (spec 6.3 rule 10): a rolled-back prepared transaction may come as b P r with no changes.
-                assertThat(prepared.get(1).changes()).isIn(0L, 1500L);
+                // PostgreSQL 18 stops decoding a transaction once it knows it aborted (spec 6.3 rule 10): the prepared
+                // transaction rolled back while decoding reads it comes as b, the changes decoded so far (none, some
+                // or all), P, then r. Consumers discard PREPARED changes on ROLLED_BACK, so a partial set is harmless.
+                assertThat(prepared.get(1).changes()).isBetween(0L, 1500L);
             } else {
                 assertThat(prepared.get(1).changes()).isEqualTo(1500);
             }
