@@ -9,6 +9,7 @@ import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.TupleData;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -30,12 +31,18 @@ final class TableSchema {
     private final Schema keySchema;
     private final Schema rowSchema;
     private final Schema envelopeSchema;
+    private final List<Field> rowFields;
+    private final String topic;
 
-    /** @param columnTypes the type of each column of {@code relation}, in column order (see {@link ColumnTypes}) */
+    /**
+     * @param columnTypes the type of each column of {@code relation}, in column order (see {@link ColumnTypes})
+     * @param topic       the topic the table's records go to
+     */
     TableSchema(Relation relation, int version, AvroNames names, PostgresTypeMapper types, List<PgColumnType> columnTypes,
-                Schema sourceSchema, Schema transactionSchema) {
+                Schema sourceSchema, Schema transactionSchema, String topic) {
         this.relation = relation;
         this.version = version;
+        this.topic = topic;
         List<RelationColumn> columns = relation.columns();
         converters = new ColumnConverter[columns.size()];
         SchemaBuilder key = SchemaBuilder.struct().name(names.key(relation.namespace(), relation.relationName())).version(version);
@@ -54,6 +61,7 @@ final class TableSchema {
         }
         keySchema = hasKey ? key.build() : null;
         rowSchema = row.build();
+        rowFields = rowSchema.fields();
         envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName())).version(version)
                 .field(Envelope.BEFORE, rowSchema)
                 .field(Envelope.AFTER, rowSchema)
@@ -66,6 +74,10 @@ final class TableSchema {
 
     Relation relation() {
         return relation;
+    }
+
+    String topic() {
+        return topic;
     }
 
     int version() {
@@ -101,7 +113,25 @@ final class TableSchema {
                     && !(old.get(i) instanceof ColumnValue.UnchangedToast) && !(old.get(i) instanceof ColumnValue.Null)) {
                 value = old.get(i);
             }
-            row.put(columns.get(i).name(), convert(i, value));
+            row.put(rowFields.get(i), convert(i, value));
+        }
+        return row;
+    }
+
+    /**
+     * The row as a Struct from each column's text output form ({@code null} for SQL NULL), as a snapshot reads it.
+     * The same values as {@link #row} gives for the tuple pgoutput sends in text mode, without the detour through
+     * bytes.
+     */
+    Struct rowFromText(List<String> texts) {
+        if (texts.size() != converters.length) {
+            throw new ConnectException("a snapshot row of " + qualifiedName() + " has " + texts.size() + " columns, but the"
+                    + " table has " + converters.length + "; the snapshot does not match its schema");
+        }
+        Struct row = new Struct(rowSchema);
+        for (int i = 0; i < converters.length; i++) {
+            String text = texts.get(i);
+            row.put(rowFields.get(i), text == null ? null : convert(i, text));
         }
         return row;
     }
@@ -113,7 +143,7 @@ final class TableSchema {
         List<RelationColumn> columns = relation.columns();
         for (int i = 0; i < columns.size(); i++) {
             if (columns.get(i).partOfKey()) {
-                row.put(columns.get(i).name(), convert(i, keyTuple.get(i)));
+                row.put(rowFields.get(i), convert(i, keyTuple.get(i)));
             }
         }
         return row;
@@ -162,9 +192,24 @@ final class TableSchema {
             if (e instanceof ConnectException) {
                 throw e;
             }
-            throw new ConnectException("converting column " + relation.columns().get(index).name() + " of " + qualifiedName()
-                    + " (" + converter.type().describe() + ") failed: " + e.getMessage(), e);
+            throw conversionFailed(index, e);
         }
+    }
+
+    private Object convert(int index, String text) {
+        try {
+            return converters[index].fromText(text);
+        } catch (RuntimeException e) {
+            if (e instanceof ConnectException) {
+                throw e;
+            }
+            throw conversionFailed(index, e);
+        }
+    }
+
+    private ConnectException conversionFailed(int index, RuntimeException e) {
+        return new ConnectException("converting column " + relation.columns().get(index).name() + " of " + qualifiedName()
+                + " (" + converters[index].type().describe() + ") failed: " + e.getMessage(), e);
     }
 
     private void requireWidth(TupleData tuple) {

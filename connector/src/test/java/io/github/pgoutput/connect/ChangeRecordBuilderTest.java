@@ -8,7 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
@@ -23,7 +28,11 @@ import io.github.pgoutput.pgoutput.PgOutputMessage.Truncate;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.SnapshotRow;
+import io.github.pgoutput.snapshot.SnapshotTable;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -210,5 +219,73 @@ class ChangeRecordBuilderTest {
             assertThat(d.key()).isNull();
             assertThat(d.keySchema()).isNull();
         });
+    }
+
+    private static SnapshotTable ordersSnapshot() {
+        Relation orders = orders();
+        return new SnapshotTable(new TableName("public", "orders"), orders.relationId(), orders.columns(), 0, false, null);
+    }
+
+    @Test
+    void snapshotRowCarriesTheSameRowAsTheStreamedInsertOfTheSameValues() {
+        ChangeRecordBuilder builder = builder(true);
+        Struct streamed = (Struct) value(build(builder, concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen"))))).get(0)).get("after");
+
+        Draft snapshot = builder.snapshotRow(new SnapshotRow(ordersSnapshot(), Arrays.asList("7", "pen"), true, false,
+                SnapshotRow.Marker.FIRST), Lsn.of(0x6000));
+
+        assertThat(snapshot.topic()).isEqualTo("shop.public.orders");
+        assertThat(value(snapshot).getStruct("after")).isEqualTo(streamed);
+        assertThat(value(snapshot).get("op")).isEqualTo("r");
+        assertThat(((Struct) snapshot.key()).get("id")).isEqualTo(7L);
+        Struct source = value(snapshot).getStruct("source");
+        assertThat(source.get("snapshot")).isEqualTo("first");
+        assertThat(source.get("lsn")).isEqualTo(0x6000L);
+        assertThat(source.get("table")).isEqualTo("orders");
+    }
+
+    @Test
+    void snapshotRowWithNullAndNonAsciiTextKeepsBoth() {
+        Draft snapshot = builder(true).snapshotRow(new SnapshotRow(ordersSnapshot(), Arrays.asList("8", null), false, false,
+                SnapshotRow.Marker.TRUE), Lsn.of(0x6000));
+        Draft accented = builder(true).snapshotRow(new SnapshotRow(ordersSnapshot(), Arrays.asList("9", "crème brûlée ☕"), false,
+                false, SnapshotRow.Marker.TRUE), Lsn.of(0x6000));
+
+        assertThat(value(snapshot).getStruct("after").get("name")).isNull();
+        assertThat(value(accented).getStruct("after").get("name")).isEqualTo("crème brûlée ☕");
+    }
+
+    @Test
+    void snapshotRowsShareASourceBlockOnlyWhenEveryFieldInItAgrees() {
+        ChangeRecordBuilder builder = builder(true);
+        SnapshotTable table = ordersSnapshot();
+        List<Draft> drafts = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            SnapshotRow.Marker marker = i == 0 ? SnapshotRow.Marker.FIRST : i == 19_999 ? SnapshotRow.Marker.LAST : SnapshotRow.Marker.TRUE;
+            drafts.add(builder.snapshotRow(new SnapshotRow(table, List.of(Integer.toString(i), "x"), i == 0, i == 19_999, marker),
+                    Lsn.of(0x6000)));
+        }
+
+        Set<Struct> distinctSources = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Long> distinctMillis = new java.util.HashSet<>();
+        for (int i = 0; i < drafts.size(); i++) {
+            Struct value = value(drafts.get(i));
+            Struct source = value.getStruct("source");
+            assertThat(source.get("ts_ms")).isEqualTo(value.get("ts_ms"));
+            assertThat(source.get("snapshot")).isEqualTo(i == 0 ? "first" : i == 19_999 ? "last" : "true");
+            distinctSources.add(source);
+            distinctMillis.add((Long) value.get("ts_ms"));
+        }
+        // One per millisecond, plus the first and last rows' own: far fewer than one per row.
+        assertThat(distinctSources.size()).isLessThanOrEqualTo(distinctMillis.size() + 2);
+    }
+
+    @Test
+    void snapshotRowOfTheWrongWidthFailsNamingTheTable() {
+        assertThatThrownBy(() -> builder(true).snapshotRow(new SnapshotRow(ordersSnapshot(), List.of("7"), true, true,
+                SnapshotRow.Marker.FIRST), Lsn.of(0x6000)))
+                .isInstanceOf(ConnectException.class)
+                .hasMessageContaining("public.orders has 1 columns, but the table has 2");
     }
 }
