@@ -100,8 +100,8 @@ final class FaultInjector {
      * after its last kill. Waiting for them instead would stretch the time between faults.
      */
     private void injectOrDefer(FaultKind kind) throws Exception {
-        for (FaultKind owedKind : FaultKind.values()) {
-            if (owed.get(owedKind) > 0 && tryInject(owedKind)) {
+        for (FaultKind owedKind : mostOwedFirst(owed)) {
+            if (tryInject(owedKind)) {
                 owed.merge(owedKind, -1, Integer::sum);
                 return;
             }
@@ -116,6 +116,18 @@ final class FaultInjector {
             instead = FaultKind.values()[random.nextInt(FaultKind.values().length)];
         } while (!alwaysAvailable(instead));
         tryInject(instead);
+    }
+
+    /**
+     * The kinds owed at least once, the most owed first. A fixed order would starve the later kinds: a kind early
+     * in it whose target is often there (the worker) would take every turn that an owed kind could have had.
+     */
+    static List<FaultKind> mostOwedFirst(Map<FaultKind, Integer> owed) {
+        return owed.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<FaultKind, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private static boolean alwaysAvailable(FaultKind kind) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * fixed so a failure can be repeated with the same sequence of faults ({@code bench/soak.sh --seed 7 ...}); the
  * report goes to this test's output file.
  */
-@Timeout(value = 15, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class SoakIT {
 
     @Test
