@@ -1,8 +1,6 @@
 package io.github.pgoutput.assembly;
 
 import io.github.pgoutput.pgoutput.PgOutputMessage;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.spill.SpillReader;
 import java.util.List;
@@ -35,19 +33,12 @@ final class HeldCursor implements ChangeCursor {
         }
         assembler.checkUsable();
         try {
-            while (next < held.size()) {
-                HeldTransaction.Held message = held.get(next);
-                // Dropped once read: the consumer keeps its own copy of what it needs.
-                held.set(next++, null);
-                if (message.message() instanceof Relation relation) {
-                    assembler.relations().apply(relation);
-                } else if (message.message() instanceof Type type) {
-                    assembler.relations().apply(type);
-                } else {
-                    PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message.message();
-                    return new ChangeEvent(change, assembler.relations().relationsOf(change, message.walPosition()),
-                            message.walPosition(), index++);
-                }
+            HeldTransaction.Held message =
+                    assembler.relations().takeApplyingDefinitions(this::takeHeld, HeldTransaction.Held::message);
+            if (message != null) {
+                PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message.message();
+                return new ChangeEvent(change, assembler.relations().relationsOf(change, message.walPosition()),
+                        message.walPosition(), index++);
             }
         } catch (RuntimeException e) {
             throw assembler.fail(e);
@@ -62,6 +53,17 @@ final class HeldCursor implements ChangeCursor {
             return null;
         }
         return new ChangeEvent(spilled.message(), spilled.relations(), spilled.walPosition(), index++);
+    }
+
+    /** The next held message, or null once all were taken. */
+    private HeldTransaction.Held takeHeld() {
+        if (next >= held.size()) {
+            return null;
+        }
+        HeldTransaction.Held message = held.get(next);
+        // Dropped once read: the consumer keeps its own copy of what it needs.
+        held.set(next++, null);
+        return message;
     }
 
     @Override

@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The Relation and Type definitions in force, built only from Relation and Type messages (the newest one for an id
@@ -35,6 +37,31 @@ public final class RelationCache {
     /** The user-defined type (enum, composite, domain, extension type) with this OID, if a Type message named it. */
     public Optional<Type> type(long typeOid) {
         return Optional.ofNullable(types.get(typeOid));
+    }
+
+    /**
+     * Takes messages from {@code source}, applying each Relation and Type message to this cache, and returns the first
+     * other one, or {@code null} as soon as the source returns {@code null}; what that other message may be is the
+     * caller's to decide. The cursors ({@link HeldCursor}, {@link SpillCursor}, {@link WireCursor}) read through here,
+     * so each change they hand out is resolved against the schema in force when it was written.
+     *
+     * @param messageOf the pgoutput message a source element carries
+     */
+    <T> T takeApplyingDefinitions(Supplier<T> source, Function<T, PgOutputMessage> messageOf) {
+        while (true) {
+            T next = source.get();
+            if (next == null) {
+                return null;
+            }
+            PgOutputMessage message = messageOf.apply(next);
+            if (message instanceof Relation relation) {
+                apply(relation);
+            } else if (message instanceof Type type) {
+                apply(type);
+            } else {
+                return next;
+            }
+        }
     }
 
     /** The relations a change refers to, in the change's order; empty for logical messages. */

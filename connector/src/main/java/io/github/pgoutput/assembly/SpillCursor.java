@@ -2,8 +2,6 @@ package io.github.pgoutput.assembly;
 
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.spill.SpillReader;
 import io.github.pgoutput.spill.SpilledMessage;
@@ -38,33 +36,36 @@ final class SpillCursor implements ChangeCursor {
         }
         assembler.checkUsable();
         try {
-            while (true) {
-                SpilledMessage spilled = reader.next();
-                if (spilled == null) {
-                    reader.close();
-                    assembler.spill().discard(xid);
-                    done = true;
-                    return null;
-                }
-                PgOutputMessage message = assembler.decoder().decode(spilled.payload(), spilled.walPosition(), streamed);
-                if (message instanceof Relation relation) {
-                    assembler.relations().apply(relation);
-                } else if (message instanceof Type type) {
-                    assembler.relations().apply(type);
-                } else if (message instanceof PgOutputMessage.Change || message instanceof LogicalMessage) {
-                    PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message;
-                    return new ChangeEvent(change, assembler.relations().relationsOf(change, spilled.walPosition()),
-                            spilled.walPosition(), index++);
-                } else {
-                    throw new AssemblyException("the spill of transaction " + xid + " returned a '" + message.tag()
-                            + "' " + message.getClass().getSimpleName() + " at WAL position " + spilled.walPosition()
-                            + "; only changes, Relation, Type and transactional messages are spilled");
-                }
+            WireMessage spilled = assembler.relations().takeApplyingDefinitions(this::readDecoded, WireMessage::message);
+            if (spilled == null) {
+                reader.close();
+                assembler.spill().discard(xid);
+                done = true;
+                return null;
             }
+            PgOutputMessage message = spilled.message();
+            if (message instanceof PgOutputMessage.Change || message instanceof LogicalMessage) {
+                PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message;
+                return new ChangeEvent(change, assembler.relations().relationsOf(change, spilled.walPosition()),
+                        spilled.walPosition(), index++);
+            }
+            throw new AssemblyException("the spill of transaction " + xid + " returned a '" + message.tag()
+                    + "' " + message.getClass().getSimpleName() + " at WAL position " + spilled.walPosition()
+                    + "; only changes, Relation, Type and transactional messages are spilled");
         } catch (RuntimeException e) {
             reader.close();
             throw assembler.fail(e);
         }
+    }
+
+    /** The next spilled message decoded again, or null at the end of the spill. */
+    private WireMessage readDecoded() {
+        SpilledMessage spilled = reader.next();
+        if (spilled == null) {
+            return null;
+        }
+        PgOutputMessage message = assembler.decoder().decode(spilled.payload(), spilled.walPosition(), streamed);
+        return new WireMessage(message, spilled.payload(), spilled.walPosition());
     }
 
     @Override

@@ -4,8 +4,6 @@ import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.BeginPrepare;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Type;
 
 /**
  * The changes of a prepared transaction sent whole (Begin Prepare ... Prepare), pulled from the wire as the consumer
@@ -33,30 +31,23 @@ final class WireCursor implements ChangeCursor {
         }
         assembler.checkUsable();
         try {
-            while (true) {
-                WireMessage wire = assembler.take();
-                if (wire == null) {
-                    return null;
-                }
-                PgOutputMessage message = wire.message();
-                if (message instanceof PgOutputMessage.Change || message instanceof LogicalMessage logical && logical.transactional()) {
-                    PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message;
-                    return new ChangeEvent(change, assembler.relations().relationsOf(change, wire.walPosition()),
-                            wire.walPosition(), index++);
-                }
-                if (message instanceof Relation relation) {
-                    assembler.relations().apply(relation);
-                } else if (message instanceof Type type) {
-                    assembler.relations().apply(type);
-                } else if (message instanceof Prepare prepare) {
-                    check(prepare, wire);
-                    done = true;
-                    return null;
-                } else {
-                    throw TransactionAssembler.unexpected(wire, "inside prepared transaction " + begin.xid() + " (begun by "
-                            + beginWire.describe() + "); expected changes, Relation, Type or its Prepare");
-                }
+            WireMessage wire = assembler.relations().takeApplyingDefinitions(assembler::take, WireMessage::message);
+            if (wire == null) {
+                return null;
             }
+            PgOutputMessage message = wire.message();
+            if (message instanceof PgOutputMessage.Change || message instanceof LogicalMessage logical && logical.transactional()) {
+                PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message;
+                return new ChangeEvent(change, assembler.relations().relationsOf(change, wire.walPosition()),
+                        wire.walPosition(), index++);
+            }
+            if (message instanceof Prepare prepare) {
+                check(prepare, wire);
+                done = true;
+                return null;
+            }
+            throw TransactionAssembler.unexpected(wire, "inside prepared transaction " + begin.xid() + " (begun by "
+                    + beginWire.describe() + "); expected changes, Relation, Type or its Prepare");
         } catch (RuntimeException e) {
             throw assembler.fail(e);
         }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
-import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.assembly.TransactionAssembler;
 import io.github.pgoutput.connect.SourceOffsets.Position;
 import io.github.pgoutput.converters.PostgresTypeMapper;
