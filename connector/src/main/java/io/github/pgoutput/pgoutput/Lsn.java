@@ -11,6 +11,8 @@ public record Lsn(long value) implements Comparable<Lsn> {
 
     public static final Lsn INVALID = new Lsn(0L);
 
+    private static final char[] HEX_DIGITS = "0123456789ABCDEF".toCharArray();
+
     public static Lsn of(long value) {
         return value == 0L ? INVALID : new Lsn(value);
     }
@@ -55,8 +57,26 @@ public record Lsn(long value) implements Comparable<Lsn> {
         return Long.compareUnsigned(value, other.value);
     }
 
+    /**
+     * PostgreSQL's text form, upper-case hexadecimal halves without leading zeros. Written digit by digit: a change
+     * record carries several LSNs as text (offset, headers, source block), so this runs a few times per record.
+     */
     @Override
     public String toString() {
-        return Long.toHexString(value >>> 32).toUpperCase() + "/" + Long.toHexString(value & 0xFFFFFFFFL).toUpperCase();
+        char[] text = new char[17];
+        int start = appendHexBackwards(text, text.length, value & 0xFFFFFFFFL);
+        text[--start] = '/';
+        start = appendHexBackwards(text, start, value >>> 32);
+        return new String(text, start, text.length - start);
+    }
+
+    /** Writes {@code half} in hexadecimal ending just before {@code end}; returns where it starts. */
+    private static int appendHexBackwards(char[] text, int end, long half) {
+        int at = end;
+        do {
+            text[--at] = HEX_DIGITS[(int) (half & 0xF)];
+            half >>>= 4;
+        } while (half != 0);
+        return at;
     }
 }
