@@ -80,13 +80,10 @@ final class ChangeRecordBuilder {
     private final Map<String, Long> perTopicCounts = new LinkedHashMap<>();
     private Delivery countedDelivery;
     private long deliveryOrder;
-    private SnapshotTable lastSnapshotTable;
-    private TableSchema lastSnapshotSchema;
-    private SnapshotTable sourceTable;
-    private String sourceMarker;
-    private long sourceMillis;
-    private Lsn sourcePoint;
-    private Struct rowSource;
+    /** What consecutive snapshot rows share: rows come table by table. */
+    private SnapshotTable snapshotTable;
+    private TableSchema snapshotSchema;
+    private Struct sharedSource;
 
     /**
      * @param serverName the {@code topic.prefix}, reported as {@code source.name}
@@ -190,26 +187,21 @@ final class ChangeRecordBuilder {
      * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
      */
     Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
-        TableSchema schema = snapshotSchemaOf(row.table());
+        if (row.table() != snapshotTable) {
+            snapshotSchema = schemaOf(relationOf(row.table()));
+            snapshotTable = row.table();
+            sharedSource = null;
+        }
+        TableSchema schema = snapshotSchema;
         Struct after = schema.rowFromText(row.values());
         Struct key = schema.key(after);
         long now = System.currentTimeMillis();
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(row.table(), schema.relation(), row.marker().sourceValue(), consistentPoint,
-                        now))
+                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), row.marker().sourceValue(), consistentPoint, now))
                 .put(TableSchema.Envelope.OP, OP_READ)
                 .put(TableSchema.Envelope.TS_MS, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value, now);
-    }
-
-    /** The table's schemas; rows come table by table, so the last table's answer is kept for the next row. */
-    private TableSchema snapshotSchemaOf(SnapshotTable table) {
-        if (table != lastSnapshotTable) {
-            lastSnapshotSchema = schemaOf(relationOf(table));
-            lastSnapshotTable = table;
-        }
-        return lastSnapshotSchema;
     }
 
     /**
@@ -238,15 +230,13 @@ final class ChangeRecordBuilder {
      * (a Struct is not changed once built): building and validating it anew for each of tens of thousands of rows
      * per second is a measurable part of a snapshot's cost.
      */
-    private Struct snapshotRowSource(SnapshotTable table, Relation relation, String marker, Lsn consistentPoint, long now) {
-        if (table != sourceTable || !marker.equals(sourceMarker) || now != sourceMillis || !consistentPoint.equals(sourcePoint)) {
-            sourceTable = table;
-            sourceMarker = marker;
-            sourceMillis = now;
-            sourcePoint = consistentPoint;
-            rowSource = snapshotSource(relation, marker, consistentPoint, now);
+    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, long now) {
+        Struct last = sharedSource;
+        if (last == null || (Long) last.get("ts_ms") != now || !marker.equals(last.get("snapshot"))
+                || (Long) last.get("lsn") != consistentPoint.value()) {
+            sharedSource = snapshotSource(relation, marker, consistentPoint, now);
         }
-        return rowSource;
+        return sharedSource;
     }
 
     private Struct snapshotSource(Relation relation, String marker, Lsn consistentPoint, long now) {
