@@ -100,7 +100,7 @@ final class Reconciler {
     }
 
     /** Rebuilds every table from its topic and compares it with the database. */
-    Figures reconcile(Set<String> knownPrepared) throws SQLException {
+    Figures reconcile(Set<String> knownPrepared, Map<String, Long> outcomeBounds) throws SQLException {
         Reconciliation reconciliation = new Reconciliation();
         try (TopicReader reader = new TopicReader(services.bootstrap())) {
             reader.readAll(Schema.transactionTopic(), r -> reconciliation.lifecycle(TopicReader.json(r.value())));
@@ -125,7 +125,7 @@ final class Reconciler {
                         committedGids.add(rows.getString(1));
                     }
                 }
-                return new Figures(committed, lost, reconciliation.incompleteLifecycles(knownPrepared, committedGids),
+                return new Figures(committed, lost, reconciliation.incompleteLifecycles(knownPrepared, committedGids, outcomeBounds),
                         reconciliation);
             }
         }

@@ -25,6 +25,8 @@ final class Reconciliation {
     static final String GID = "pg.gid";
     static final String COMMIT_LSN = "pg.commit_lsn";
     static final String TX_ORDER = "pg.tx_order";
+    static final String SNAPSHOT = "pg.snapshot";
+    static final String LSN = "pg.lsn";
     private static final int EXAMPLES = 5;
 
     /** gid -> the transaction topic's outcomes for it, in offset order (PREPARED, COMMITTED, ROLLED_BACK). */
@@ -37,6 +39,10 @@ final class Reconciliation {
     private long duplicates;
     private long leaked;
     private long preparedChecked;
+    private long endedBeforeSnapshot;
+    /** The newest snapshot's consistent point seen on a table topic (snapshot records carry it in pg.lsn); -1: none. */
+    private long lastSnapshotPoint = -1;
+    private final Set<Long> snapshotPoints = new HashSet<>();
     private final List<String> examples = new ArrayList<>();
 
     /** One record of the transaction topic (its value). */
@@ -61,6 +67,11 @@ final class Reconciliation {
             return;
         }
         records++;
+        if ("true".equals(headers.get(SNAPSHOT))) {
+            long point = lsn(headers.get(LSN));
+            snapshotPoints.add(point);
+            lastSnapshotPoint = Math.max(lastSnapshotPoint, point);
+        }
         String commitLsn = headers.get(COMMIT_LSN);
         long order = Long.parseLong(Objects.requireNonNullElse(headers.get(TX_ORDER), "-1"));
         Map<String, Long> orders = deliveredOrders.computeIfAbsent(table, t -> new HashMap<>());
@@ -126,10 +137,18 @@ final class Reconciliation {
     /**
      * Prepared transactions whose lifecycle on the transaction topic is not PREPARED followed by exactly the outcome
      * the database has ({@code committedGids}: the GIDs whose ledger row is in the database).
+     * <p>
+     * One kind is not counted: a GID with no record at all on any topic whose outcome is known to lie before the
+     * newest snapshot's consistent point. A snapshot taken again (its first run's records were not all committed
+     * to Kafka when the task stopped) starts streaming at a later point, and a transaction that ended before it is
+     * in the new snapshot's rows, like any other, never on the stream; the row comparison checks its result. Such
+     * GIDs are counted in {@link #endedBeforeSnapshot()}. A GID that has a PREPARED record anywhere still needs its
+     * outcome: a consumer staged it.
      *
      * @param knownPrepared GIDs whose PREPARE TRANSACTION succeeded, as the workload knows
+     * @param outcomeBounds GID -> a WAL position at or past the end of its COMMIT/ROLLBACK PREPARED record
      */
-    long incompleteLifecycles(Set<String> knownPrepared, Set<String> committedGids) {
+    long incompleteLifecycles(Set<String> knownPrepared, Set<String> committedGids, Map<String, Long> outcomeBounds) {
         Set<String> gids = new TreeSet<>(knownPrepared);
         gids.addAll(gidsOnTableTopics);
         gids.addAll(lifecycles.keySet());
@@ -137,6 +156,12 @@ final class Reconciliation {
         long incomplete = 0;
         for (String gid : gids) {
             List<String> outcomes = lifecycles.getOrDefault(gid, List.of());
+            Long outcomeBound = outcomeBounds.get(gid);
+            if (outcomes.isEmpty() && !gidsOnTableTopics.contains(gid) && outcomeBound != null
+                    && outcomeBound <= lastSnapshotPoint) {
+                endedBeforeSnapshot++;
+                continue;
+            }
             String expected = committedGids.contains(gid) ? "COMMITTED" : "ROLLED_BACK";
             int firstPrepared = outcomes.indexOf("PREPARED");
             Set<String> terminal = new TreeSet<>(outcomes);
@@ -154,6 +179,25 @@ final class Reconciliation {
     /** How many GIDs the last {@link #incompleteLifecycles} call checked. */
     long preparedChecked() {
         return preparedChecked;
+    }
+
+    /** GIDs the last {@link #incompleteLifecycles} call left out: ended before the newest snapshot's point. */
+    long endedBeforeSnapshot() {
+        return endedBeforeSnapshot;
+    }
+
+    /** Snapshots whose records are on the table topics (distinct consistent points); more than 1: taken again. */
+    long snapshotsSeen() {
+        return snapshotPoints.size();
+    }
+
+    /** PostgreSQL's {@code X/Y} text form of an LSN as a number. */
+    static long lsn(String text) {
+        int slash = text.indexOf('/');
+        if (slash < 0) {
+            throw new IllegalArgumentException("not an LSN: '" + text + "'");
+        }
+        return Long.parseLong(text, 0, slash, 16) << 32 | Long.parseLong(text, slash + 1, text.length(), 16);
     }
 
     long records() {

@@ -14,12 +14,15 @@ import java.util.stream.Collectors;
  *                              transactions that reached a table topic as something a consumer applies
  * @param incompleteLifecycles  prepared transactions without PREPARED then the database's outcome on the transaction topic
  * @param preparedTransactions  prepared transactions checked
+ * @param endedBeforeSnapshot   of those, left out: no record on any topic, ended before the newest snapshot's
+ *                              consistent point (a snapshot taken again), so its result is in the snapshot's rows
+ * @param snapshots             snapshots whose records reached the topics (more than 1: the snapshot was taken again)
  * @param duplicates            records that repeat one already written (same delivery, same position in it)
  * @param caughtUp              whether the slot confirmed the final marker and the topics went quiet in time
  */
 record SoakReport(long seed, String command, Duration faultPhase, Duration catchUp, Duration wallTime,
                   long committedTransactions, long lostChanges, long leakedChanges, long incompleteLifecycles,
-                  long preparedTransactions, long duplicates, long recordsRead, boolean caughtUp,
+                  long preparedTransactions, long endedBeforeSnapshot, long snapshots, long duplicates, long recordsRead, boolean caughtUp,
                   Map<FaultKind, Integer> faults, Map<String, Integer> unplanned, Map<String, Long> workerLog,
                   String spillMethod, String workload, List<String> examples) {
 
@@ -43,6 +46,8 @@ record SoakReport(long seed, String command, Duration faultPhase, Duration catch
         out.append(String.format("  aborted/rolled-back emitted      %d%s%n", leakedChanges, mustBeZero(leakedChanges)));
         out.append(String.format("  prepared lifecycles incomplete   %d of %d%s%n", incompleteLifecycles,
                 preparedTransactions, mustBeZero(incompleteLifecycles)));
+        out.append(String.format("    left out: ended before the last of %d snapshot(s), no record on any topic: %d%n",
+                snapshots, endedBeforeSnapshot));
         out.append(String.format("  duplicates (counted)             %d of %d records read%n", duplicates, recordsRead));
         out.append(String.format("  caught up after the faults       %s%n", caughtUp ? "yes" : "NO (must be yes)"));
         out.append(String.format("  faults injected                  %d%n", totalFaults()));

@@ -90,11 +90,12 @@ public final class SoakRun {
             long catchUpStart = System.nanoTime();
             boolean caughtUp = reconciler.catchUp(workload.nextTransactionId(), faults, options.catchUpTimeout());
             Duration catchUp = Duration.ofNanos(System.nanoTime() - catchUpStart);
-            Reconciler.Figures figures = reconciler.reconcile(workload.preparedGids());
+            Reconciler.Figures figures = reconciler.reconcile(workload.preparedGids(), workload.outcomeBounds());
             Reconciliation detail = figures.detail();
             SoakReport report = new SoakReport(options.seed(), command, faultPhase, catchUp,
                     Duration.ofNanos(System.nanoTime() - started), figures.committed(), figures.lost(),
-                    detail.leaked(), figures.incomplete(), detail.preparedChecked(), detail.duplicates(),
+                    detail.leaked(), figures.incomplete(), detail.preparedChecked(), detail.endedBeforeSnapshot(),
+                    detail.snapshotsSeen(), detail.duplicates(),
                     detail.records(), caughtUp, faults.injected(), faults.unplanned(), services.workerLogCounts(),
                     spill.method(),
                     workload.summary(), detail.examples());

@@ -38,6 +38,7 @@ final class Workload {
     private final LongAdder failures = new LongAdder();
     private final LongAdder reconnects = new LongAdder();
     private final Set<String> preparedGids = new ConcurrentSkipListSet<>();
+    private final Map<String, Long> outcomeBounds = new ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopping;
 
@@ -57,6 +58,14 @@ final class Workload {
     /** GIDs whose PREPARE TRANSACTION is known to have succeeded. */
     Set<String> preparedGids() {
         return preparedGids;
+    }
+
+    /**
+     * GID -> a WAL position read after its COMMIT or ROLLBACK PREPARED returned, so at or past the end of that record.
+     * A GID missing here ended without the workload learning where (a broken connection).
+     */
+    Map<String, Long> outcomeBounds() {
+        return outcomeBounds;
     }
 
     long nextTransactionId() {
@@ -228,6 +237,7 @@ final class Workload {
                 Thread.currentThread().interrupt();
             }
             end(connection, kind, (commit ? "COMMIT PREPARED '" : "ROLLBACK PREPARED '") + gid + "'");
+            recordOutcomeBound(connection, gid);
         }
     }
 
@@ -264,6 +274,14 @@ final class Workload {
         acknowledged.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
+    private void recordOutcomeBound(Connection connection, String gid) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
+            row.next();
+            outcomeBounds.put(gid, Reconciliation.lsn(row.getString(1)));
+        }
+    }
+
     private static void ledger(Connection connection, long tx, String kind, String gid, String marker)
             throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(
@@ -296,6 +314,7 @@ final class Workload {
         for (String gid : gids) {
             preparedGids.add(gid);
             execute(connection, (gid.endsWith("-commit") ? "COMMIT PREPARED '" : "ROLLBACK PREPARED '") + gid + "'");
+            recordOutcomeBound(connection, gid);
             log.accept("workload: ended prepared transaction " + gid + " left behind by a broken connection");
         }
     }

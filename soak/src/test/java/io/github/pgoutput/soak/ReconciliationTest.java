@@ -65,7 +65,7 @@ class ReconciliationTest {
 
         assertThat(reconciliation.differingRows("t", Map.of(1L, row(1, "ok", "kept")))).isZero();
         assertThat(reconciliation.leaked()).isZero();
-        assertThat(reconciliation.incompleteLifecycles(Set.of("g-commit", "g-rollback"), Set.of("g-commit"))).isZero();
+        assertThat(reconciliation.incompleteLifecycles(Set.of("g-commit", "g-rollback"), Set.of("g-commit"), Map.of())).isZero();
         assertThat(reconciliation.preparedChecked()).isEqualTo(2);
     }
 
@@ -81,10 +81,49 @@ class ReconciliationTest {
         reconciliation.lifecycle(lifecycle("twice", "COMMITTED"));
 
         long incomplete = reconciliation.incompleteLifecycles(Set.of("never-on-topic"),
-                Set.of("wrong", "no-prepared", "twice", "never-on-topic"));
+                Set.of("wrong", "no-prepared", "twice", "never-on-topic"), Map.of());
 
         assertThat(incomplete).as("no-outcome, wrong, no-prepared, never-on-topic; 'twice' is a re-delivery")
                 .isEqualTo(4);
+    }
+
+    @Test
+    void leavesOutOnlyTransactionsWithoutAnyRecordThatEndedBeforeTheNewestSnapshotsConsistentPoint() {
+        // Two snapshots: the second one (at 0/3000) was taken again, so streaming started there.
+        reconciliation.change("t", "id", insert(1, "ok", "a"), snapshotHeaders("0/2000"));
+        reconciliation.change("t", "id", insert(1, "ok", "a"), snapshotHeaders("0/3000"));
+        reconciliation.lifecycle(lifecycle("staged-then-lost", "PREPARED"));
+        reconciliation.change("t", "id", insert(2, "ok", "b"), headers("0/2800", 0, "PREPARED", "staged-then-lost"));
+
+        long incomplete = reconciliation.incompleteLifecycles(
+                Set.of("ended-before", "ended-at-point", "ended-after", "no-bound", "staged-then-lost"),
+                Set.of("ended-before", "ended-at-point", "ended-after", "no-bound", "staged-then-lost"),
+                Map.of("ended-before", 0x2FFFL, "ended-at-point", 0x3000L, "ended-after", 0x3001L,
+                        "staged-then-lost", 0x2900L));
+
+        assertThat(reconciliation.endedBeforeSnapshot()).as("ended-before and ended-at-point").isEqualTo(2);
+        assertThat(incomplete).as("ended-after, no-bound (where it ended is unknown), staged-then-lost (a consumer "
+                + "staged it and never learns its outcome)").isEqualTo(3);
+        assertThat(reconciliation.snapshotsSeen()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutASnapshotEveryPreparedTransactionNeedsItsLifecycle() {
+        long incomplete = reconciliation.incompleteLifecycles(Set.of("g"), Set.of("g"), Map.of("g", 0x10L));
+
+        assertThat(incomplete).isOne();
+        assertThat(reconciliation.endedBeforeSnapshot()).isZero();
+    }
+
+    @Test
+    void readsLsnsInPostgresTextForm() {
+        assertThat(Reconciliation.lsn("0/2FF4360")).isEqualTo(0x2FF4360L);
+        assertThat(Reconciliation.lsn("1A/0")).isEqualTo(0x1AL << 32);
+        assertThat(Reconciliation.lsn("FFFFFFFF/FFFFFFFF")).isEqualTo(-1L);
+    }
+
+    private static Map<String, String> snapshotHeaders(String consistentPoint) {
+        return Map.of(Reconciliation.SNAPSHOT, "true", Reconciliation.LSN, consistentPoint);
     }
 
     private static JsonNode insert(long id, String marker, String note) {
