@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,8 +41,7 @@ final class Reconciliation {
     private long leaked;
     private long preparedChecked;
     private long endedBeforeSnapshot;
-    /** The newest snapshot's consistent point seen on a table topic (snapshot records carry it in pg.lsn); -1: none. */
-    private long lastSnapshotPoint = -1;
+    /** Consistent points of the snapshots seen on the table topics (snapshot records carry theirs in pg.lsn). */
     private final Set<Long> snapshotPoints = new HashSet<>();
     private final List<String> examples = new ArrayList<>();
 
@@ -68,9 +68,7 @@ final class Reconciliation {
         }
         records++;
         if ("true".equals(headers.get(SNAPSHOT))) {
-            long point = lsn(headers.get(LSN));
-            snapshotPoints.add(point);
-            lastSnapshotPoint = Math.max(lastSnapshotPoint, point);
+            snapshotPoints.add(lsn(headers.get(LSN)));
         }
         String commitLsn = headers.get(COMMIT_LSN);
         long order = Long.parseLong(Objects.requireNonNullElse(headers.get(TX_ORDER), "-1"));
@@ -153,12 +151,13 @@ final class Reconciliation {
         gids.addAll(gidsOnTableTopics);
         gids.addAll(lifecycles.keySet());
         preparedChecked = gids.size();
+        OptionalLong newestSnapshotPoint = snapshotPoints.stream().mapToLong(Long::longValue).max();
         long incomplete = 0;
         for (String gid : gids) {
             List<String> outcomes = lifecycles.getOrDefault(gid, List.of());
             Long outcomeBound = outcomeBounds.get(gid);
             if (outcomes.isEmpty() && !gidsOnTableTopics.contains(gid) && outcomeBound != null
-                    && outcomeBound <= lastSnapshotPoint) {
+                    && newestSnapshotPoint.isPresent() && outcomeBound <= newestSnapshotPoint.getAsLong()) {
                 endedBeforeSnapshot++;
                 continue;
             }

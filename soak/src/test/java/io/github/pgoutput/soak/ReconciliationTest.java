@@ -108,6 +108,19 @@ class ReconciliationTest {
     }
 
     @Test
+    void aPreparedTransactionStagedOnATableTopicNeedsItsOutcomeEvenWhenItEndedBeforeTheSnapshotPoint() {
+        reconciliation.change("t", "id", insert(1, "ok", "a"), snapshotHeaders("0/3000"));
+        // Its PREPARED changes reached the table topic; its lifecycle never reached the transaction topic.
+        reconciliation.change("t", "id", insert(2, "ok", "b"), headers("0/2800", 0, "PREPARED", "staged-on-table"));
+
+        long incomplete = reconciliation.incompleteLifecycles(Set.of("staged-on-table"), Set.of("staged-on-table"),
+                Map.of("staged-on-table", 0x2900L));
+
+        assertThat(incomplete).as("a consumer staged its changes and never learns the outcome").isOne();
+        assertThat(reconciliation.endedBeforeSnapshot()).isZero();
+    }
+
+    @Test
     void withoutASnapshotEveryPreparedTransactionNeedsItsLifecycle() {
         long incomplete = reconciliation.incompleteLifecycles(Set.of("g"), Set.of("g"), Map.of("g", 0x10L));
 
