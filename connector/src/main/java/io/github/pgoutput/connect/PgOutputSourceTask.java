@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -12,14 +13,10 @@ import io.github.pgoutput.assembly.TransactionAssembler;
 import io.github.pgoutput.connect.SourceOffsets.Position;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
-import io.github.pgoutput.replication.PgConnections;
-import io.github.pgoutput.replication.ReplicationSession;
-import io.github.pgoutput.replication.ReplicationSettings;
-import io.github.pgoutput.replication.TypeCatalog;
-import io.github.pgoutput.spill.SpillContext;
-import io.github.pgoutput.spill.TransactionSpill;
-import io.github.pgoutput.spill.TransactionSpills;
+import io.github.pgoutput.pgoutput.PgOutputDecoder;
+import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.spill.TransactionSpill;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -31,15 +28,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The source task: one replication session of one slot, turned into Kafka records.
  *
- * <p>Path: {@link ReplicationSession} → decoder → {@link TransactionAssembler} → {@link DeliveryEmitter} → {@code poll()}.
+ * <p>Path: {@link ReplicationStream} → decoder → {@link TransactionAssembler} → {@link DeliveryEmitter} → {@code poll()}.
  * {@code poll()} does bounded work: at most {@code max.batch.size} records, none while {@code max.queue.size} records
  * are unacknowledged, and returns {@code null} when nothing is available (the session's keeper answers keepalives
  * meanwhile). Feedback follows durability: in {@link #commit()}, after Connect has flushed offsets, the slot is
  * confirmed up to what {@link AcknowledgementTracker} allows for the committed offset.
  *
- * <p>Errors leave through {@link ErrorClassifier}: a {@link RetriableException} closes the session, and the next
- * {@code poll()} opens a new one (new assembler, spill cleared) from the last confirmed LSN, skipping what was
- * already emitted.
+ * <p>The task is a small state machine over the {@link Phase}s below; each {@code poll()} does the work of the
+ * current phase. Errors leave through {@link ErrorClassifier}: a {@link RetriableException} closes the session and
+ * moves to {@link BackingOff}, after which a new session starts from the last durable position (new assembler), the
+ * records already emitted being skipped by the {@link ResumePoint}.
+ *
+ * <p>Collaborators come from a {@link TaskPipeline.Factory} (production: {@link PostgresPipeline}), so tests drive
+ * every phase without a server.
  *
  * <p>Threads: Connect calls {@code poll()} and (since Kafka 3.0) {@code stop()} on the task thread,
  * {@code commitRecord()} from the producer thread and {@code commit()} from the offset committer.
@@ -48,41 +49,74 @@ public class PgOutputSourceTask extends SourceTask {
 
     private static final Logger log = LoggerFactory.getLogger(PgOutputSourceTask.class);
     /** How long an idle poll waits before returning null, so that Connect does not spin. */
-    private static final long IDLE_WAIT_MS = 100;
+    static final long IDLE_WAIT_MS = 100;
     /** Pause before reconnecting after a transient failure. */
-    private static final long RECONNECT_BACKOFF_MS = 2_000;
+    static final long RECONNECT_BACKOFF_MS = 2_000;
     /** How long the confirmed LSN may stay behind emitted deliveries before a WARN: the slot retains WAL meanwhile. */
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
+    /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
+    private static final String CONNECTOR_NAME_PROPERTY = "name";
 
+    /** What the task is doing; each poll works on the current phase. */
+    private sealed interface Phase permits Planning, Decided, Snapshotting, Connecting, Streaming, Idle, BackingOff {
+    }
+
+    /** The start-up decision of {@code snapshot.mode} is to be made (again), from the stored offset and the slot. */
+    private record Planning() implements Phase {
+    }
+
+    /** The start-up decision was made ({@code start()} makes it, so a mode conflict fails there); carried out on the next poll. */
+    private record Decided(SnapshotPlan plan) implements Phase {
+    }
+
+    /** Emitting the rows of a snapshot; then streaming, or idleness for {@code initial_only}. */
+    private record Snapshotting(SnapshotPhase snapshot, ChangeRecordBuilder builder, boolean thenStream) implements Phase {
+    }
+
+    /** A replication session is to be opened from the durable position. */
+    private record Connecting() implements Phase {
+    }
+
+    /** Reading one replication session and emitting its deliveries. */
+    private record Streaming(ReplicationStream stream, TransactionAssembler assembler, DeliveryEmitter emitter) implements Phase {
+    }
+
+    /** {@code initial_only} after its snapshot, or when it was taken before: nothing more to do. */
+    private record Idle() implements Phase {
+    }
+
+    /** After a transient failure: wait until {@code untilNanos}, then go on with {@code then}. */
+    private record BackingOff(long untilNanos, Phase then) implements Phase {
+    }
+
+    private final TaskPipeline.Factory pipelines;
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
     /** The records of the current poll; emptied when they are handed to Connect. */
     private final List<SourceRecord> batch = new ArrayList<>();
     private PgOutputSourceConnectorConfig config;
+    private TaskPipeline pipeline;
+    private TaskClock clock;
     private Map<String, String> partition;
     private ConfirmationLagWatch lagWatch;
     private TransactionSpill spill;
-    private volatile ReplicationSession session;
-    private TransactionAssembler assembler;
-    private DeliveryEmitter emitter;
+    /** Written by the poll thread, read by {@link #commit()} on the offset committer's. */
+    private volatile Phase phase;
     private Position emitted;
     private Lsn idleMark = Lsn.INVALID;
-    private long lastHeartbeatNanos = System.nanoTime();
-    private long reconnectNotBeforeNanos = System.nanoTime();
+    private long lastHeartbeatNanos;
     private volatile boolean stopping;
     private StreamingMetrics metrics;
-    private RetainedWalProbe retainedWal;
-    private ReplicationSettings sessionSettings;
-    /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
-    private static final String CONNECTOR_NAME_PROPERTY = "name";
-    /** The start-up decision; null once it was carried out. */
-    private SnapshotPlan plan;
-    private SnapshotPhase snapshot;
-    /** A snapshot failed with a transient error: decide again on the next poll. */
-    private boolean replan;
-    /** initial_only after its snapshot, or when it was taken before: no streaming. */
-    private boolean idleForever;
     private SnapshotMetrics snapshotMetrics;
-    private ChangeRecordBuilder snapshotBuilder;
+
+    /** The task Connect instantiates: against PostgreSQL. */
+    public PgOutputSourceTask() {
+        this(PostgresPipeline::new);
+    }
+
+    /** A task over the given pipeline (tests: scripted streams, a simulated clock). */
+    PgOutputSourceTask(TaskPipeline.Factory pipelines) {
+        this.pipelines = Objects.requireNonNull(pipelines, "pipelines");
+    }
 
     @Override
     public String version() {
@@ -92,18 +126,24 @@ public class PgOutputSourceTask extends SourceTask {
     @Override
     public void start(Map<String, String> props) {
         config = new PgOutputSourceConnectorConfig(props);
+        pipeline = pipelines.create(config);
+        clock = pipeline.clock();
+        lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
-        lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, System::nanoTime);
+        lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         Map<String, Object> stored = context.offsetStorageReader().offset(partition);
         emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
         metrics.register();
-        retainedWal = new RetainedWalProbe(config.slotName(), metrics);
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
         try {
-            plan = SnapshotPhase.plan(config, replicationSettings(), stored);
+            SnapshotPlan plan = pipeline.plan(stored);
+            log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
+                    config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
+                    plan.reason(), config.topicPrefix());
+            phase = new Decided(plan);
         } catch (SQLException | RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
                     + config.snapshotMode().configValue() + ") for slot '" + config.slotName() + "'", e);
@@ -112,85 +152,13 @@ public class PgOutputSourceTask extends SourceTask {
                 // hand: a database that is restarting right now must not do that. The first polls decide instead,
                 // and Connect retries what poll() throws as retriable.
                 log.warn("Slot {}: {}; deciding on a later poll", config.slotName(), classified.getMessage());
-                replan = true;
-                reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);
+                phase = backOff(new Planning());
                 return;
             }
             snapshotMetrics.unregister();
             metrics.unregister();
+            pipeline.close();
             throw classified;
-        }
-        log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
-                config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
-                plan.reason(), config.topicPrefix());
-    }
-
-    /**
-     * Carries out the start-up plan on the first polls: a snapshot's records, then streaming (or idleness).
-     *
-     * @return true when the caller may stream now
-     */
-    private boolean snapshotDone() throws InterruptedException {
-        if (replan) {
-            if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
-                return false;
-            }
-            try {
-                plan = SnapshotPhase.plan(config, replicationSettings(), context.offsetStorageReader().offset(partition));
-            } catch (SQLException e) {
-                throw ErrorClassifier.classify("deciding on the snapshot again for slot '" + config.slotName() + "'", e);
-            }
-            replan = false;
-        }
-        if (plan != null) {
-            switch (plan.action()) {
-                case STREAM -> {
-                    if (plan.dropExistingSlot()) {
-                        dropLostSlot();
-                    }
-                    plan = null;
-                }
-                case IDLE -> {
-                    idleForever = true;
-                    plan = null;
-                }
-                case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
-                    boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
-                    try {
-                        snapshot = SnapshotPhase.start(config, replicationSettings(), plan, only, tracker, partition);
-                    } catch (SQLException e) {
-                        throw ErrorClassifier.classify("starting the snapshot for slot '" + config.slotName() + "'", e);
-                    }
-                    snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
-                    snapshotBuilder = recordBuilder();
-                    idleForever = only;
-                    emitted = Position.afterDelivery(snapshot.consistentPoint());
-                    plan = null;
-                }
-            }
-        }
-        if (snapshot != null) {
-            int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
-            if (room > 0 && snapshot.fill(batch, room, snapshotBuilder)) {
-                snapshotMetrics.completed();
-                snapshot = null;
-                snapshotBuilder = null;
-            }
-            return false;
-        }
-        return !idleForever;
-    }
-
-    /** no_data with an invalidated slot: it can never stream again, so a new one is created by the session. */
-    private void dropLostSlot() {
-        try (var sql = PgConnections.openSql(replicationSettings());
-             var st = sql.prepareStatement("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
-            st.setString(1, config.slotName());
-            st.execute();
-            log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
-                    config.slotName());
-        } catch (SQLException e) {
-            throw ErrorClassifier.classify("dropping the invalidated replication slot '" + config.slotName() + "'", e);
         }
     }
 
@@ -199,60 +167,153 @@ public class PgOutputSourceTask extends SourceTask {
         if (stopping) {
             return null;
         }
+        Phase current = phase;
         try {
             batch.clear();
-            if (!snapshotDone()) {
-                return handOver();
-            }
-            if (session == null && !openSession()) {
-                return null;
-            }
-            int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
-            if (room > 0) {
-                boolean idle = emitter.fill(batch, room);
-                if (idle) {
-                    markIdle();
-                    heartbeat(batch);
-                }
-            }
-            emitted = emitter.position();
-            lagWatch.observe(session.durableLsn(), emitted.lsn()).ifPresent(log::warn);
-            updateMetrics();
+            phase = step(current);
             return handOver();
-        } catch (RuntimeException e) {
-            ConnectException classified = ErrorClassifier.classify("streaming from replication slot '" + config.slotName() + "'", e);
+        } catch (RuntimeException | SQLException e) {
+            ConnectException classified = ErrorClassifier.classify(failureContext(current), e);
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             batch.clear();
-            if (snapshot != null) {
-                // The exported snapshot cannot be read again: the next poll decides afresh (the stored offset says
-                // "in progress" or nothing), drops the slot and takes a new snapshot.
-                snapshot.close();
-                snapshot = null;
-                replan = true;
-            }
-            closeSession();
+            Phase next = recoveryOf(phase);
+            release(phase);
+            phase = next;
             if (classified instanceof RetriableException) {
-                reconnectNotBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS);
+                phase = backOff(next);
                 log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
             }
             throw classified;
         }
     }
 
+    /** The work of one poll in {@code current}; returns the phase the task is in afterwards. */
+    private Phase step(Phase current) throws SQLException, InterruptedException {
+        // Java 17: instanceof chains instead of a pattern switch; the phases are a closed set.
+        if (current instanceof BackingOff b) {
+            return clock.nanoTime() - b.untilNanos() < 0 ? b : step(b.then());
+        }
+        if (current instanceof Planning) {
+            Decided decided = new Decided(pipeline.plan(context.offsetStorageReader().offset(partition)));
+            phase = decided;
+            return step(decided);
+        }
+        if (current instanceof Decided d) {
+            Phase next = carryOut(d.plan());
+            phase = next;
+            return step(next);
+        }
+        if (current instanceof Snapshotting s) {
+            return snapshot(s);
+        }
+        if (current instanceof Connecting) {
+            Streaming opened = openSession();
+            phase = opened;
+            return stream(opened);
+        }
+        if (current instanceof Streaming s) {
+            return stream(s);
+        }
+        return current; // Idle
+    }
+
+    /** What the task does after a failure in {@code failed}: the snapshot is decided again, a session reopened. */
+    private static Phase recoveryOf(Phase failed) {
+        if (failed instanceof Snapshotting) {
+            // The exported snapshot cannot be read again: decide afresh (the stored offset says "in progress" or nothing).
+            return new Planning();
+        }
+        if (failed instanceof BackingOff b) {
+            return recoveryOf(b.then());
+        }
+        if (failed instanceof Streaming) {
+            return new Connecting();
+        }
+        if (failed instanceof Decided) {
+            // Carrying out a decision can fail half-way (slot dropped, snapshot not started): decide again.
+            return new Planning();
+        }
+        return failed; // Planning, Connecting, Idle
+    }
+
+    private String failureContext(Phase failed) {
+        if (failed instanceof BackingOff b) {
+            return failureContext(b.then());
+        }
+        if (failed instanceof Decided d) {
+            return "carrying out the start-up decision (" + d.plan().action() + ") for slot '" + config.slotName() + "'";
+        }
+        if (failed instanceof Planning) {
+            return "deciding on the snapshot again for slot '" + config.slotName() + "'";
+        }
+        if (failed instanceof Snapshotting) {
+            return "taking the snapshot for slot '" + config.slotName() + "'";
+        }
+        return "streaming from replication slot '" + config.slotName() + "'";
+    }
+
+    private BackingOff backOff(Phase then) {
+        return new BackingOff(clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS), then);
+    }
+
+    /** The phase that carries out the start-up decision {@code plan}. */
+    private Phase carryOut(SnapshotPlan plan) throws SQLException {
+        return switch (plan.action()) {
+            case STREAM -> {
+                if (plan.dropExistingSlot()) {
+                    pipeline.dropLostSlot();
+                }
+                yield new Connecting();
+            }
+            case IDLE -> new Idle();
+            case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
+                boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
+                SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, tracker, partition);
+                snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
+                emitted = Position.afterDelivery(snapshot.consistentPoint());
+                yield new Snapshotting(snapshot, recordBuilder(), !only);
+            }
+        };
+    }
+
+    private Phase snapshot(Snapshotting s) throws InterruptedException {
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+        if (room > 0 && s.snapshot().fill(batch, room, s.builder())) {
+            snapshotMetrics.completed();
+            return s.thenStream() ? new Connecting() : new Idle();
+        }
+        return s;
+    }
+
+    private Phase stream(Streaming s) {
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+        if (room > 0) {
+            boolean idle = s.emitter().fill(batch, room);
+            if (idle) {
+                markIdle(s);
+                heartbeat(s);
+            }
+        }
+        emitted = s.emitter().position();
+        lagWatch.observe(s.stream().durableLsn(), emitted.lsn()).ifPresent(log::warn);
+        updateMetrics(s);
+        return s;
+    }
+
     /** Cheap per-poll updates (no per-record work); the retained-WAL query runs only every few seconds. */
-    private void updateMetrics() {
+    private void updateMetrics(Streaming s) {
         metrics.recordsEmitted(batch.size());
-        metrics.session(session.receivedLsn(), session.durableLsn(), session.serverWalEnd());
-        metrics.assembly(assembler.openStreamedTransactions(), assembler.spillUsage().bytes());
+        metrics.session(s.stream().receivedLsn(), s.stream().durableLsn(), s.stream().serverWalEnd());
+        metrics.assembly(s.assembler().openStreamedTransactions(), s.assembler().spillUsage().bytes());
         metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
-        retainedWal.refreshIfDue(sessionSettings);
+        pipeline.refreshRetainedWal(metrics);
     }
 
     /** The batch as poll()'s result; null after an idle pause when it is empty. */
     private List<SourceRecord> handOver() throws InterruptedException {
         if (batch.isEmpty()) {
-            TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MS);
+            clock.sleep(IDLE_WAIT_MS);
             return null;
         }
         log.debug("Slot {}: {} records, {} unacknowledged, position {}", config.slotName(), batch.size(),
@@ -270,55 +331,37 @@ public class PgOutputSourceTask extends SourceTask {
         List<Pattern> exclude = config.tableExcludeList();
         return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), TopicNames.of(config),
                 new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
-                // Connection coordinates only: no need to list the tables of a filtered publication for this.
-                new ColumnTypes(TypeCatalog.of(ConnectorSettings.replication(config, List.of()))),
+                new ColumnTypes(pipeline.typeCatalog()),
                 config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(include, exclude, schema + "." + table));
     }
 
-    /** Opens session, assembler and emitter; false while the reconnect back-off lasts. */
-    private boolean openSession() {
-        if (System.nanoTime() - reconnectNotBeforeNanos < 0) {
-            return false;
-        }
-        ReplicationSettings settings = replicationSettings();
-        sessionSettings = settings;
+    /** Opens the stream, the assembler and the emitter from the durable position. */
+    private Streaming openSession() {
         if (spill == null) {
-            spill = TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
-                    () -> PgConnections.openSql(settings)));
+            spill = pipeline.openSpill();
         }
         // Resume from what is confirmed durable: the committed offset, or what this task confirmed since. Everything
         // emitted after it comes again and is skipped by the resume point.
         Lsn resumeFrom = Lsn.max(durableFromOffsets(), tracker.durableThrough(Lsn.INVALID));
-        ReplicationSession opened = ReplicationSession.open(settings, resumeFrom);
+        ReplicationStream opened = pipeline.openStream(resumeFrom);
         try {
-            var decoder = new io.github.pgoutput.pgoutput.PgOutputDecoder(opened.protocol().decoderSettings());
+            var decoder = new PgOutputDecoder(opened.decoderSettings());
             io.github.pgoutput.assembly.PreparedTransactionMode mode =
                     config.preparedTransactionMode() == PreparedTransactionMode.STAGE
                             ? io.github.pgoutput.assembly.PreparedTransactionMode.STAGE
                             : io.github.pgoutput.assembly.PreparedTransactionMode.FAIL;
-            TransactionAssembler newAssembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
+            TransactionAssembler assembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
                     decoder::decode, mode, config.spillMemoryBufferBytes());
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
-            ChangeRecordBuilder builder = recordBuilder();
-            emitter = new DeliveryEmitter(newAssembler, builder,
+            DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilder(),
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
                     tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);
-            assembler = newAssembler;
-            session = opened;
             idleMark = Lsn.INVALID;
-            return true;
+            return new Streaming(opened, assembler, emitter);
         } catch (RuntimeException e) {
             opened.close();
             throw e;
-        }
-    }
-
-    private ReplicationSettings replicationSettings() {
-        try {
-            return CapturedTables.replicationSettings(config);
-        } catch (SQLException e) {
-            throw ErrorClassifier.classify("listing the tables for publication '" + config.publicationName() + "'", e);
         }
     }
 
@@ -329,23 +372,23 @@ public class PgOutputSourceTask extends SourceTask {
      * sent position past a record only once it has decoded it), so PostgreSQL sends the transaction again after a
      * restart from there.
      */
-    private void markIdle() {
-        Lsn walEnd = session.serverWalEnd();
+    private void markIdle(Streaming s) {
+        Lsn walEnd = s.stream().serverWalEnd();
         if (walEnd.isValid() && walEnd.isAfter(idleMark)) {
             idleMark = walEnd;
             tracker.idleAt(walEnd);
         }
     }
 
-    private void heartbeat(List<SourceRecord> batch) {
+    private void heartbeat(Streaming s) {
         int interval = config.heartbeatIntervalMs();
-        if (interval <= 0 || System.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
+        if (interval <= 0 || clock.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
             return;
         }
-        lastHeartbeatNanos = System.nanoTime();
+        lastHeartbeatNanos = clock.nanoTime();
         Lsn at = Lsn.max(emitted.lsn(), idleMark);
         if (at.isValid()) {
-            batch.add(emitter.heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at));
+            batch.add(s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at));
         }
     }
 
@@ -357,14 +400,13 @@ public class PgOutputSourceTask extends SourceTask {
     /** Runs after Connect flushed offsets: confirm what the committed offset and the acknowledgements cover. */
     @Override
     public void commit() {
-        ReplicationSession current = session;
-        if (current == null) {
+        if (!(phase instanceof Streaming current)) {
             return;
         }
         Lsn durable = tracker.durableThrough(durableFromOffsets());
-        if (durable.isValid() && durable.isAfter(current.durableLsn())) {
+        if (durable.isValid() && durable.isAfter(current.stream().durableLsn())) {
             log.debug("Slot {}: confirming {}", config.slotName(), durable);
-            current.declareDurable(durable);
+            current.stream().declareDurable(durable);
         }
     }
 
@@ -380,17 +422,19 @@ public class PgOutputSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopping = true;
-        if (snapshot != null) {
-            snapshot.close();
-            snapshot = null;
+        Phase last = phase;
+        phase = new Idle();
+        if (last != null) {
+            release(last);
         }
         if (snapshotMetrics != null) {
             snapshotMetrics.unregister();
         }
-        closeSession();
         if (metrics != null) {
             metrics.unregister();
-            retainedWal.close();
+        }
+        if (pipeline != null) {
+            pipeline.close();
         }
         if (spill != null) {
             try {
@@ -402,20 +446,19 @@ public class PgOutputSourceTask extends SourceTask {
         }
     }
 
-    private void closeSession() {
-        if (assembler != null) {
+    /** Closes what {@code left} holds open: the snapshot's connections, or the session and its assembler. */
+    private void release(Phase left) {
+        if (left instanceof BackingOff b) {
+            release(b.then());
+        } else if (left instanceof Snapshotting s) {
+            s.snapshot().close();
+        } else if (left instanceof Streaming s) {
             try {
-                assembler.close();
+                s.assembler().close();
             } catch (RuntimeException e) {
                 log.debug("closing the assembler failed: {}", e.getMessage());
             }
-            assembler = null;
-        }
-        ReplicationSession open = session;
-        session = null;
-        emitter = null;
-        if (open != null) {
-            open.close();
+            s.stream().close();
         }
     }
 }

@@ -6,16 +6,16 @@ import java.util.Objects;
 import io.github.pgoutput.assembly.MessageSource;
 import io.github.pgoutput.assembly.WireMessage;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
-import io.github.pgoutput.replication.ReplicationSession;
+import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.WalFrame;
 
-/** Feeds the assembler from a replication session: one XLogData frame, decoded, per message. Not thread-safe. */
+/** Feeds the assembler from a replication stream: one XLogData frame, decoded, per message. Not thread-safe. */
 final class SessionMessageSource implements MessageSource {
 
-    private final ReplicationSession session;
+    private final ReplicationStream session;
     private final PgOutputDecoder decoder;
 
-    SessionMessageSource(ReplicationSession session, PgOutputDecoder decoder) {
+    SessionMessageSource(ReplicationStream session, PgOutputDecoder decoder) {
         this.session = Objects.requireNonNull(session);
         this.decoder = Objects.requireNonNull(decoder);
     }

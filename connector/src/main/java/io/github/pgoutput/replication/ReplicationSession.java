@@ -1,5 +1,6 @@
 package io.github.pgoutput.replication;
 
+import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ProtocolNegotiation.NegotiatedProtocol;
 import org.postgresql.PGConnection;
@@ -33,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safety: {@link #readPending()} must be called from one thread at a time. {@link #declareDurable},
  * {@link #durableLsn}, {@link #serverWalEnd} and {@link #close} may be called from any thread.
  */
-public final class ReplicationSession implements AutoCloseable {
+public final class ReplicationSession implements ReplicationStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationSession.class);
 
@@ -145,6 +146,7 @@ public final class ReplicationSession implements AutoCloseable {
      *                                            publication that does not exist (PostgreSQL 15-17)
      * @throws IllegalStateException              after {@link #close()}
      */
+    @Override
     public WalFrame readPending() {
         if (closed.get()) {
             throw new IllegalStateException("replication session for slot '" + settings.slotName() + "' is closed");
@@ -206,6 +208,7 @@ public final class ReplicationSession implements AutoCloseable {
      * {@link #serverWalEnd()} when nothing received is still pending. Smaller values than an earlier declaration are
      * ignored; the value is sent with the next status update.
      */
+    @Override
     public void declareDurable(Lsn lsn) {
         Objects.requireNonNull(lsn, "lsn");
         Lsn now = durable.accumulateAndGet(lsn, Lsn::max);
@@ -213,6 +216,7 @@ public final class ReplicationSession implements AutoCloseable {
     }
 
     /** The highest LSN declared durable so far (initially the resume LSN); {@link Lsn#INVALID} if none. */
+    @Override
     public Lsn durableLsn() {
         return durable.get();
     }
@@ -222,11 +226,13 @@ public final class ReplicationSession implements AutoCloseable {
      * {@link Lsn#INVALID} before the first. When the caller has nothing pending, it may declare this durable, so an idle
      * slot (no published changes, but WAL from elsewhere) does not hold WAL back.
      */
+    @Override
     public Lsn serverWalEnd() {
         return serverWalEnd;
     }
 
     /** The highest LSN received from the server so far (frames and keepalives); readable from any thread, for metrics. */
+    @Override
     public Lsn receivedLsn() {
         return receiveLsnAfterLastRead;
     }
@@ -234,6 +240,11 @@ public final class ReplicationSession implements AutoCloseable {
     /** The protocol options this session started with; build the decoder from these. */
     public NegotiatedProtocol protocol() {
         return prepared.protocol();
+    }
+
+    @Override
+    public DecoderSettings decoderSettings() {
+        return prepared.protocol().decoderSettings();
     }
 
     /**

@@ -1,0 +1,105 @@
+package io.github.pgoutput.connect;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.PgConnections;
+import io.github.pgoutput.replication.ReplicationSession;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.spill.SpillContext;
+import io.github.pgoutput.spill.TransactionSpill;
+import io.github.pgoutput.spill.TransactionSpills;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The task's pipeline against a live PostgreSQL server: the production {@link TaskPipeline}. Poll thread only. */
+final class PostgresPipeline implements TaskPipeline {
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresPipeline.class);
+
+    private final PgOutputSourceConnectorConfig config;
+    private RetainedWalProbe retainedWal;
+    /** The settings the latest stream was opened with; the metrics probe uses the same ones. */
+    private ReplicationSettings streamSettings;
+
+    PostgresPipeline(PgOutputSourceConnectorConfig config) {
+        this.config = config;
+    }
+
+    /** The settings with the tables of a filtered publication listed from the catalog. */
+    private ReplicationSettings settings() {
+        try {
+            return CapturedTables.replicationSettings(config);
+        } catch (SQLException e) {
+            throw ErrorClassifier.classify("listing the tables for publication '" + config.publicationName() + "'", e);
+        }
+    }
+
+    @Override
+    public SnapshotPlan plan(Map<String, Object> stored) throws SQLException {
+        return SnapshotPhase.plan(config, settings(), stored);
+    }
+
+    @Override
+    public void dropLostSlot() throws SQLException {
+        try (var sql = PgConnections.openSql(settings());
+             var st = sql.prepareStatement("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
+            st.setString(1, config.slotName());
+            st.execute();
+            log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
+                    config.slotName());
+        }
+    }
+
+    @Override
+    public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition)
+            throws SQLException {
+        return SnapshotPhase.start(config, settings(), plan, temporary, tracker, partition);
+    }
+
+    @Override
+    public TransactionSpill openSpill() {
+        ReplicationSettings settings = settings();
+        return TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
+                () -> PgConnections.openSql(settings)));
+    }
+
+    @Override
+    public ReplicationStream openStream(Lsn resumeFrom) {
+        ReplicationSettings settings = settings();
+        streamSettings = settings;
+        return ReplicationSession.open(settings, resumeFrom);
+    }
+
+    @Override
+    public TypeCatalog typeCatalog() {
+        // Connection coordinates only: no need to list the tables of a filtered publication for this.
+        return TypeCatalog.of(ConnectorSettings.replication(config, List.of()));
+    }
+
+    @Override
+    public void refreshRetainedWal(StreamingMetrics metrics) {
+        if (retainedWal == null) {
+            retainedWal = new RetainedWalProbe(config.slotName(), metrics);
+        }
+        retainedWal.refreshIfDue(streamSettings);
+    }
+
+    @Override
+    public TaskClock clock() {
+        return TaskClock.SYSTEM;
+    }
+
+    @Override
+    public void close() {
+        if (retainedWal != null) {
+            retainedWal.close();
+            retainedWal = null;
+        }
+    }
+}

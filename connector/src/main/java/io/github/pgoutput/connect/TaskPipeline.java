@@ -1,0 +1,63 @@
+package io.github.pgoutput.connect;
+
+import java.sql.SQLException;
+import java.util.Map;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.spill.TransactionSpill;
+
+/**
+ * Everything the task reaches outside its own logic: the database (start-up decision, snapshot, replication stream,
+ * catalog, metrics probe), the spill and the clock. The task gets a {@link Factory} through its constructor, so a
+ * test drives every phase and every fault of the task against scripted parts (the deterministic simulation), and
+ * production uses {@link PostgresPipeline}.
+ *
+ * <p>Used from the task's poll thread only, except {@link ReplicationStream}'s own thread-safe methods.
+ */
+interface TaskPipeline extends AutoCloseable {
+
+    /** Builds the pipeline of one task from its configuration. */
+    @FunctionalInterface
+    interface Factory {
+        TaskPipeline create(PgOutputSourceConnectorConfig config);
+    }
+
+    /**
+     * The start-up decision of {@code snapshot.mode}.
+     *
+     * @param stored the stored source offset, or null when none is stored
+     */
+    SnapshotPlan plan(Map<String, Object> stored) throws SQLException;
+
+    /** {@code no_data} with an invalidated slot: drops it, so that the stream creates a new one. */
+    void dropLostSlot() throws SQLException;
+
+    /** Creates the slot with an exported snapshot (temporary for {@code initial_only}) and starts reading it. */
+    SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition)
+            throws SQLException;
+
+    /** The spill for streamed transactions; opened once per task and kept across sessions. */
+    TransactionSpill openSpill();
+
+    /**
+     * Starts replication.
+     *
+     * @param resumeFrom the end LSN of the last unit stored durably, or {@link Lsn#INVALID}
+     */
+    ReplicationStream openStream(Lsn resumeFrom);
+
+    /** The catalog the record builder reads user-defined types from. */
+    TypeCatalog typeCatalog();
+
+    /** Refreshes the slot's retained-WAL figure in {@code metrics} when it is due; never throws. */
+    void refreshRetainedWal(StreamingMetrics metrics);
+
+    TaskClock clock();
+
+    /** Releases what the pipeline holds itself (the metrics connection); never throws. */
+    @Override
+    void close();
+}
