@@ -81,9 +81,12 @@ final class AcknowledgementTracker {
 
     /**
      * After a failure of the stream: {@code notHandedOver} were built but never returned to Connect. They are
-     * forgotten, and every unit that lost one or has not ended is abandoned: it still holds back later units until
-     * its records in flight are acknowledged, but confirms no LSN, because PostgreSQL sends its delivery again after
-     * the reconnect and the new unit for it confirms it.
+     * forgotten, and the first unit that lost one or has not ended is abandoned together with <em>every unit opened
+     * after it</em>: an abandoned unit still holds back later units until its records in flight are acknowledged, but
+     * confirms no LSN, because PostgreSQL sends its delivery again after the reconnect and the new unit for it
+     * confirms it. Why every later unit too: a later unit that is complete on its own (a delivery with no records,
+     * all its changes on tables that are not captured; an idle point) would otherwise confirm its end LSN, and a
+     * reconnect from there would never send the abandoned delivery again.
      */
     synchronized void abandon(Collection<?> notHandedOver) {
         for (Object record : notHandedOver) {
@@ -93,10 +96,13 @@ final class AcknowledgementTracker {
                 unit.abandoned = true;
             }
         }
+        boolean abandonRest = false;
         for (Unit unit : units) {
             if (unit.endLsn == null) {
                 unit.abandoned = true;
             }
+            abandonRest |= unit.abandoned;
+            unit.abandoned |= abandonRest;
         }
     }
 

@@ -26,7 +26,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * tombstones, END), the same way every time PostgreSQL sends it. Every record but the delivery's last carries the
  * offset "inside the delivery committed at {@code lsn}, up to this number"; the last carries "after the delivery,
  * at its end LSN". A cursor tells its end only after its last change, so the records of one change are held back
- * until the next change or the end arrives (one change's records, so memory stays bounded).
+ * until the next change or the end arrives (one change's records, so memory stays bounded). Inside a delivery the
+ * offset also names the delivery's end LSN and the numbering's fingerprint ({@link RecordNumbering}).
  * Records already in Kafka before a restart ({@link ResumePoint}) are numbered but not emitted.
  *
  * <p>Not thread-safe: the task's poll thread only.
@@ -184,7 +185,8 @@ final class DeliveryEmitter {
         Delivery delivery = current;
         Position at = last
                 ? Position.afterDelivery(Lsn.max(lastCompletedEnd, delivery.endLsn()))
-                : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), numbered.order());
+                : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), delivery.endLsn(), numbered.order(),
+                        resume.numbering());
         String gid = delivery.gid().orElse(null);
         LifecycleHeaders.Outcome outcome = LifecycleHeaders.Outcome.valueOf(delivery.kind().name());
         ConnectHeaders headers = new ConnectHeaders();

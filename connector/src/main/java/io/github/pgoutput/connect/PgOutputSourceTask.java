@@ -65,8 +65,11 @@ public class PgOutputSourceTask extends SourceTask {
     private record Planning() implements Phase {
     }
 
-    /** The start-up decision was made ({@code start()} makes it, so a mode conflict fails there); carried out on the next poll. */
-    private record Decided(SnapshotPlan plan) implements Phase {
+    /**
+     * The start-up decision was made ({@code start()} makes it, so a mode conflict fails there) from the stored offset
+     * {@code stored}; carried out on the next poll.
+     */
+    private record Decided(SnapshotPlan plan, Position stored) implements Phase {
     }
 
     /** Emitting the rows of a snapshot; then streaming, or idleness for {@code initial_only}. */
@@ -107,6 +110,8 @@ public class PgOutputSourceTask extends SourceTask {
     private volatile boolean stopping;
     private StreamingMetrics metrics;
     private SnapshotMetrics snapshotMetrics;
+    /** {@link RecordNumbering#fingerprint} of this task's configuration. */
+    private String numbering;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -130,20 +135,22 @@ public class PgOutputSourceTask extends SourceTask {
         clock = pipeline.clock();
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
+        numbering = RecordNumbering.fingerprint(config);
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
-        Map<String, Object> stored = context.offsetStorageReader().offset(partition);
-        emitted = stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        emitted = Position.afterDelivery(Lsn.INVALID);
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
         metrics.register();
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
+        Map<String, Object> stored = null;
         try {
+            stored = storedOffset();
             SnapshotPlan plan = pipeline.plan(stored);
             log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
                     config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
                     plan.reason(), config.topicPrefix());
-            phase = new Decided(plan);
+            phase = new Decided(plan, positionOf(stored));
         } catch (SQLException | RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
                     + config.snapshotMode().configValue() + ") for slot '" + config.slotName() + "'", e);
@@ -168,6 +175,7 @@ public class PgOutputSourceTask extends SourceTask {
             return null;
         }
         Phase current = phase;
+        Position emittedBefore = emitted;
         try {
             batch.clear();
             phase = step(current);
@@ -177,6 +185,8 @@ public class PgOutputSourceTask extends SourceTask {
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             batch.clear();
+            // The resume point after the reconnect must not skip what this poll built and never handed over.
+            emitted = emittedBefore;
             Phase next = recoveryOf(phase);
             release(phase);
             phase = next;
@@ -195,11 +205,13 @@ public class PgOutputSourceTask extends SourceTask {
             return clock.nanoTime() - b.untilNanos() < 0 ? b : step(b.then());
         }
         if (current instanceof Planning) {
-            Decided decided = new Decided(pipeline.plan(context.offsetStorageReader().offset(partition)));
+            Map<String, Object> stored = storedOffset();
+            Decided decided = new Decided(pipeline.plan(stored), positionOf(stored));
             phase = decided;
             return step(decided);
         }
         if (current instanceof Decided d) {
+            emitted = d.stored();
             Phase next = carryOut(d.plan());
             phase = next;
             return step(next);
@@ -251,6 +263,10 @@ public class PgOutputSourceTask extends SourceTask {
             return "taking the snapshot for slot '" + config.slotName() + "'";
         }
         return "streaming from replication slot '" + config.slotName() + "'";
+    }
+
+    private static Position positionOf(Map<String, Object> stored) {
+        return stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
     }
 
     private BackingOff backOff(Phase then) {
@@ -356,7 +372,7 @@ public class PgOutputSourceTask extends SourceTask {
             AvroNames names = new AvroNames(config.topicPrefix());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilder(),
                     config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
-                    tracker, partition, new ResumePoint(emitted), emitted, metrics::deliveryEmitted);
+                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted, metrics::deliveryEmitted);
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
         } catch (RuntimeException e) {
@@ -403,7 +419,14 @@ public class PgOutputSourceTask extends SourceTask {
         if (!(phase instanceof Streaming current)) {
             return;
         }
-        Lsn durable = tracker.durableThrough(durableFromOffsets());
+        Lsn committedOffset;
+        try {
+            committedOffset = durableFromOffsets();
+        } catch (RetriableException e) {
+            log.debug("Slot {}: not confirming this time: {}", config.slotName(), e.getMessage());
+            return;
+        }
+        Lsn durable = tracker.durableThrough(committedOffset);
         if (durable.isValid() && durable.isAfter(current.stream().durableLsn())) {
             log.debug("Slot {}: confirming {}", config.slotName(), durable);
             current.stream().declareDurable(durable);
@@ -411,8 +434,24 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private Lsn durableFromOffsets() {
-        Map<String, Object> stored = context.offsetStorageReader().offset(partition);
+        Map<String, Object> stored = storedOffset();
         return stored == null ? Lsn.INVALID : SourceOffsets.decode(stored).lsn();
+    }
+
+    /**
+     * The committed source offset, or null when none is stored; it also becomes the position emitted so far when
+     * the task is only planning. A failure to read the offsets topic (the broker is away, the read timed out) heals by
+     * itself: it is retriable, where Connect's own exception would fail the task for good.
+     */
+    private Map<String, Object> storedOffset() {
+        Map<String, Object> stored;
+        try {
+            stored = context.offsetStorageReader().offset(partition);
+        } catch (RuntimeException e) {
+            throw new RetriableException("reading the stored offset of slot '" + config.slotName() + "' from Connect's offsets topic failed ("
+                    + e.getMessage() + "); trying again", e);
+        }
+        return stored;
     }
 
     /**

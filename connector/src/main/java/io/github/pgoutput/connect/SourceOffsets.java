@@ -23,11 +23,18 @@ import io.github.pgoutput.pgoutput.Lsn;
  *       Restarting replication at this LSN does not send that delivery again (a delivery is re-sent if and only if
  *       its commit or prepare record starts at or after the start LSN).</li>
  *   <li>{@code tx_lsn} and {@code tx_order}, both present or both absent: the delivery being emitted when the
- *       offset was taken, named by the start LSN of its commit or prepare record (the delivery's {@code lsn}, known
- *       from its first message on, while its end LSN is known only after its last change), and the 1-based position in it of the last record emitted (the
- *       same number as the record's {@code pg.tx_order} header). After a restart the delivery arrives again, and
- *       its records up to {@code tx_order} are skipped.</li>
- * </ul>
+ *       offset was taken, named by the start LSN of its commit or prepare record (the delivery's {@code lsn}), and
+ *       the 1-based position in it of the last record emitted (the same number as the record's {@code pg.tx_order}
+ *       header). After a restart the delivery arrives again, and its records up to {@code tx_order} are skipped.
+ *       {@code tx_lsn} may lie before {@code lsn}: a transaction prepared before the slot decoded two-phase
+ *       transactions arrives, whole, at COMMIT PREPARED with its original, older prepare LSN (spec 6.5).</li>
+ *   <li>{@code tx_end_lsn} (with {@code tx_lsn}; absent in offsets written before it existed): the delivery's end
+ *       LSN. With {@code tx_lsn} it names the delivery uniquely: a ROLLED_BACK outcome's {@code lsn} is its prepare's
+ *       end LSN, which another delivery may start at.</li>
+ *   <li>{@code tx_numbering} (with {@code tx_lsn}; absent in older offsets): a fingerprint of the settings that decide
+ *       how a delivery's records are numbered ({@link RecordNumbering}). When it differs after a restart, the
+ *       delivery is emitted again from its first record instead of skipping by a number that now means another
+ *       record.</li>
  * While the initial snapshot is emitted, every record but its last carries {@code snapshot = "in_progress"} with
  * {@code lsn} 0/0: a restart then knows the snapshot did not finish and takes it again (its exported snapshot died
  * with its connection). The snapshot's last record carries the plain position {@code lsn} = the slot's consistent
@@ -46,11 +53,14 @@ public final class SourceOffsets {
     public static final String OFFSET_LSN = "lsn";
     public static final String OFFSET_TX_LSN = "tx_lsn";
     public static final String OFFSET_TX_ORDER = "tx_order";
+    public static final String OFFSET_TX_END_LSN = "tx_end_lsn";
+    public static final String OFFSET_TX_NUMBERING = "tx_numbering";
     public static final String OFFSET_SNAPSHOT = "snapshot";
     /** The only value of {@link #OFFSET_SNAPSHOT}. */
     public static final String SNAPSHOT_IN_PROGRESS = "in_progress";
 
-    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER, OFFSET_SNAPSHOT);
+    private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
+            OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT);
 
     private SourceOffsets() {
     }
@@ -58,35 +68,44 @@ public final class SourceOffsets {
     /**
      * A position in the replication stream, as stored in a source offset.
      *
-     * @param lsn        end LSN of the last completely emitted delivery; {@link Lsn#INVALID} before the first one
-     * @param txLsn      commit/prepare LSN of the partly emitted delivery, or null when the position lies between deliveries
-     * @param txOrder    1-based position of the last emitted record of that delivery; 0 when {@code txLsn} is null
+     * @param lsn         end LSN of the last completely emitted delivery; {@link Lsn#INVALID} before the first one
+     * @param txLsn       commit/prepare LSN of the partly emitted delivery, or null when the position lies between deliveries
+     * @param txEndLsn    end LSN of that delivery; null between deliveries, and in offsets written before it was stored
+     * @param txOrder     1-based position of the last emitted record of that delivery; 0 when {@code txLsn} is null
+     * @param txNumbering fingerprint of the numbering settings ({@link RecordNumbering}); null between deliveries and
+     *                    in offsets written before it was stored
      */
-    public record Position(Lsn lsn, Lsn txLsn, long txOrder) {
+    public record Position(Lsn lsn, Lsn txLsn, Lsn txEndLsn, long txOrder, String txNumbering) {
 
         public Position {
             Objects.requireNonNull(lsn, "lsn");
-            if (txLsn == null && txOrder != 0) {
-                throw new IllegalArgumentException("tx_order " + txOrder + " given without tx_lsn");
+            if (txLsn == null && (txOrder != 0 || txEndLsn != null || txNumbering != null)) {
+                throw new IllegalArgumentException("tx_order, tx_end_lsn and tx_numbering go only with tx_lsn");
             }
             if (txLsn != null && txOrder < 1) {
                 throw new IllegalArgumentException("tx_order must be at least 1 inside a delivery, was " + txOrder);
             }
-            if (txLsn != null && txLsn.isBefore(lsn)) {
-                // Equal is possible: a commit record may start right where the previous one ended.
-                throw new IllegalArgumentException("tx_lsn " + txLsn + " must not lie before lsn " + lsn
-                        + ": a delivery in progress is committed after the last completed one");
-            }
+            // No order between txLsn and lsn: a transaction prepared before the slot's two_phase_at arrives at COMMIT
+            // PREPARED with its original prepare LSN, before deliveries completed earlier (spec 6.5).
         }
 
         /** All records of the delivery ending at {@code endLsn} (and of every earlier one) have been emitted. */
         public static Position afterDelivery(Lsn endLsn) {
-            return new Position(endLsn, null, 0);
+            return new Position(endLsn, null, null, 0, null);
         }
 
-        /** Records 1..{@code txOrder} of the delivery committed (or prepared) at {@code txLsn} have been emitted. */
+        /**
+         * Records 1..{@code txOrder} of the delivery committed (or prepared) at {@code txLsn} and ending at
+         * {@code txEndLsn} have been emitted, numbered under the settings whose fingerprint is {@code numbering}.
+         */
+        public static Position insideDelivery(Lsn lastCompletedEndLsn, Lsn txLsn, Lsn txEndLsn, long txOrder, String numbering) {
+            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txLsn, "txLsn"), Objects.requireNonNull(txEndLsn, "txEndLsn"),
+                    txOrder, Objects.requireNonNull(numbering, "numbering"));
+        }
+
+        /** The form offsets had before {@code tx_end_lsn} and {@code tx_numbering} were stored. */
         public static Position insideDelivery(Lsn lastCompletedEndLsn, Lsn txLsn, long txOrder) {
-            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txLsn, "txLsn"), txOrder);
+            return new Position(lastCompletedEndLsn, Objects.requireNonNull(txLsn, "txLsn"), null, txOrder, null);
         }
 
         public boolean isInsideDelivery() {
@@ -113,6 +132,12 @@ public final class SourceOffsets {
         if (position.isInsideDelivery()) {
             offset.put(OFFSET_TX_LSN, position.txLsn().toString());
             offset.put(OFFSET_TX_ORDER, position.txOrder());
+            if (position.txEndLsn() != null) {
+                offset.put(OFFSET_TX_END_LSN, position.txEndLsn().toString());
+            }
+            if (position.txNumbering() != null) {
+                offset.put(OFFSET_TX_NUMBERING, position.txNumbering());
+            }
         }
         return offset;
     }
@@ -156,7 +181,8 @@ public final class SourceOffsets {
         for (String field : offset.keySet()) {
             if (!OFFSET_FIELDS.contains(field)) {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
-                        + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_SNAPSHOT + "); was it written by a newer version?");
+                        + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
+                        + ", " + OFFSET_SNAPSHOT + "); was it written by a newer version?");
             }
         }
         Lsn lsn = lsnField(offset, OFFSET_LSN);
@@ -170,7 +196,13 @@ public final class SourceOffsets {
             throw invalid(offset, missing, "is missing; " + OFFSET_TX_LSN + " and " + OFFSET_TX_ORDER
                     + " are stored together");
         }
+        Lsn txEndLsn = lsnField(offset, OFFSET_TX_END_LSN);
+        Object numbering = offset.get(OFFSET_TX_NUMBERING);
         if (txLsn == null) {
+            if (txEndLsn != null || numbering != null) {
+                throw invalid(offset, txEndLsn != null ? OFFSET_TX_END_LSN : OFFSET_TX_NUMBERING, "is present without "
+                        + OFFSET_TX_LSN + "; they are stored together");
+            }
             return Position.afterDelivery(lsn);
         }
         if (!(txOrderValue instanceof Long || txOrderValue instanceof Integer || txOrderValue instanceof Short)) {
@@ -180,10 +212,10 @@ public final class SourceOffsets {
         if (txOrder < 1) {
             throw invalid(offset, OFFSET_TX_ORDER, "is " + txOrder + "; expected 1 or more");
         }
-        if (txLsn.isBefore(lsn)) {
-            throw invalid(offset, OFFSET_TX_LSN, "is " + txLsn + ", before " + OFFSET_LSN + " " + lsn);
+        if (numbering != null && !(numbering instanceof String)) {
+            throw invalid(offset, OFFSET_TX_NUMBERING, "is " + describe(numbering) + "; expected text");
         }
-        return Position.insideDelivery(lsn, txLsn, txOrder);
+        return new Position(lsn, txLsn, txEndLsn, txOrder, (String) numbering);
     }
 
     private static Lsn lsnField(Map<String, ?> offset, String field) {

@@ -260,8 +260,17 @@ public final class ReplicationSession implements ReplicationStream {
     }
 
     /** The LSN given to START_REPLICATION ({@link Lsn#INVALID} = the slot's confirmed_flush_lsn). */
-    public Lsn startLsn() {
+    public Lsn requestedStartLsn() {
         return startLsn;
+    }
+
+    /**
+     * The larger of the requested start and the slot's confirmed_flush_lsn as read before START_REPLICATION: the
+     * slot is inactive then (the task is its only client), so nothing moves it in between.
+     */
+    @Override
+    public Lsn startLsn() {
+        return Lsn.max(startLsn, prepared.slot().confirmedFlushLsn());
     }
 
     /** How long the caller may go without reading before the keeper answers the server for it. */

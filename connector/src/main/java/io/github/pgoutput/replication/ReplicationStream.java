@@ -36,6 +36,13 @@ public interface ReplicationStream extends AutoCloseable {
     /** The highest LSN received so far (frames and keepalives), for metrics. */
     Lsn receivedLsn();
 
+    /**
+     * The LSN the server sends from: the larger of the LSN requested at START_REPLICATION and the slot's
+     * confirmed_flush_lsn (spec 6.6). A delivery whose commit or prepare record starts before it was not re-sent
+     * by the resume rule.
+     */
+    Lsn startLsn();
+
     /** The decoder settings of the protocol this stream was started with. */
     DecoderSettings decoderSettings();
 

@@ -40,6 +40,8 @@ class DeliveryEmitterTest {
     @TempDir
     Path spill;
 
+    private static final String NUMBERING = "n1";
+
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
 
     private static Insert insert(int id) {
@@ -60,7 +62,7 @@ class DeliveryEmitterTest {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
                 }), true, (s, t) -> true);
         DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics, names) : null,
-                tracker, PARTITION, new ResumePoint(start), start);
+                tracker, PARTITION, new ResumePoint(start, Lsn.INVALID, NUMBERING), start);
         List<SourceRecord> out = new ArrayList<>();
         while (!emitter.fill(out, out.size() + 2)) {
             // small batches: the emitter must keep its place between calls
@@ -82,7 +84,7 @@ class DeliveryEmitterTest {
 
         assertThat(records).extracting(r -> header(r, LifecycleHeaders.TX_ORDER)).containsExactly("1", "2", "1");
         assertThat(records).extracting(r -> header(r, LifecycleHeaders.COMMIT_LSN)).containsExactly("0/5020", "0/5020", "0/6020");
-        assertThat(offset(records.get(0))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 1));
+        assertThat(offset(records.get(0))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), Lsn.of(0x5020), 1, NUMBERING));
         assertThat(offset(records.get(1))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
         assertThat(offset(records.get(2))).isEqualTo(Position.afterDelivery(Lsn.of(0x6020)));
     }
@@ -101,7 +103,7 @@ class DeliveryEmitterTest {
         Struct begin = (Struct) records.get(0).value();
         assertThat(begin.get("end_lsn")).as("known at BEGIN too").isEqualTo("0/5020");
         assertThat(records).allSatisfy(r -> assertThat(header(r, LifecycleHeaders.COMMIT_LSN)).isIn("0/5020", "0/6020"));
-        assertThat(offset(records.get(2))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), 3));
+        assertThat(offset(records.get(2))).isEqualTo(Position.insideDelivery(Lsn.INVALID, Lsn.of(0x5000), Lsn.of(0x5020), 3, NUMBERING));
         assertThat(offset(records.get(3))).isEqualTo(Position.afterDelivery(Lsn.of(0x5020)));
     }
 
