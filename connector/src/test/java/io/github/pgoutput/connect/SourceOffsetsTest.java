@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 import io.github.pgoutput.connect.SourceOffsets.Position;
 import io.github.pgoutput.pgoutput.Lsn;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.LongRange;
+import io.github.pgoutput.testing.RandomValues;
+import io.github.pgoutput.testing.SeededProperty;
 
 class SourceOffsetsTest {
 
@@ -64,26 +62,42 @@ class SourceOffsetsTest {
                 .isInstanceOf(ConnectException.class).hasMessageContaining("'snapshot'").hasMessageContaining("in_progress");
     }
 
-    @Property
-    void decodesWhatItEncodes(@ForAll("positions") Position position) {
-        assertThat(SourceOffsets.decode(SourceOffsets.encode(position))).isEqualTo(position);
+    @Test
+    void decodesWhatItEncodes() {
+        long max = Long.MAX_VALUE;
+        List<Position> edges = List.of(Position.afterDelivery(Lsn.INVALID), Position.afterDelivery(Lsn.of(max - 1)),
+                Position.insideDelivery(Lsn.INVALID, Lsn.of(1), 1), Position.insideDelivery(Lsn.INVALID, Lsn.of(max), max),
+                Position.insideDelivery(Lsn.of(max - 1), Lsn.of(max), 1),
+                Position.insideDelivery(Lsn.of(0xFFFFFFFFL), Lsn.of(0x1_00000000L), max));
+        edges.forEach(SourceOffsetsTest::assertRoundTrips);
+        SeededProperty.check(1000, random -> assertRoundTrips(position(random)));
     }
 
-    @Provide
-    Arbitrary<Position> positions() {
-        Arbitrary<Long> lsns = Arbitraries.longs().between(0, Long.MAX_VALUE - 1);
-        Arbitrary<Position> between = lsns.map(v -> Position.afterDelivery(Lsn.of(v)));
-        Arbitrary<Position> inside = lsns.flatMap(v -> Arbitraries.longs().between(1, Long.MAX_VALUE - v)
-                .flatMap(gap -> Arbitraries.longs().between(1, Long.MAX_VALUE)
-                        .map(order -> Position.insideDelivery(Lsn.of(v), Lsn.of(v + gap), order))));
-        return Arbitraries.oneOf(between, inside);
+    /** Between deliveries or inside one, every LSN below Long.MAX_VALUE, the end LSN above it, tx_order 1 or more. */
+    private static Position position(Random random) {
+        long lsn = RandomValues.between(random, 0, Long.MAX_VALUE - 1);
+        if (random.nextBoolean()) {
+            return Position.afterDelivery(Lsn.of(lsn));
+        }
+        long gap = RandomValues.between(random, 1, Long.MAX_VALUE - lsn);
+        long order = RandomValues.between(random, 1, Long.MAX_VALUE);
+        return Position.insideDelivery(Lsn.of(lsn), Lsn.of(lsn + gap), order);
     }
 
-    @Property
-    void comparesLsnsUnsignedSoPositionsPastTheSignBitSurvive(@ForAll @LongRange(min = 1) long tail) {
+    @Test
+    void comparesLsnsUnsignedSoPositionsPastTheSignBitSurvive() {
+        assertRoundTripsPastTheSignBit(1);
+        assertRoundTripsPastTheSignBit(Long.MAX_VALUE);
+        SeededProperty.check(1000, random -> assertRoundTripsPastTheSignBit(RandomValues.between(random, 1, Long.MAX_VALUE)));
+    }
+
+    /** {@code tail} 1 puts the LSN at the sign bit, Long.MAX_VALUE puts its end at FFFFFFFF/FFFFFFFF. */
+    private static void assertRoundTripsPastTheSignBit(long tail) {
         Lsn high = Lsn.of(Long.MIN_VALUE + tail - 1);
-        Position position = Position.insideDelivery(high, Lsn.of(high.value() + 1), 1);
+        assertRoundTrips(Position.insideDelivery(high, Lsn.of(high.value() + 1), 1));
+    }
 
+    private static void assertRoundTrips(Position position) {
         assertThat(SourceOffsets.decode(SourceOffsets.encode(position))).isEqualTo(position);
     }
 

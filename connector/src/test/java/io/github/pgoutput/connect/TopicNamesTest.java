@@ -3,11 +3,13 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
+import io.github.pgoutput.testing.RandomValues;
+import io.github.pgoutput.testing.SeededProperty;
 
 class TopicNamesTest {
 
@@ -35,14 +37,34 @@ class TopicNamesTest {
                 .hasMessageContaining("249");
     }
 
-    @Property
-    void everyTableTopicUsesOnlyLegalTopicCharacters(@ForAll String schema, @ForAll String table) {
-        String topic;
-        try {
-            topic = names.table(schema, table);
-        } catch (ConnectException tooLong) {
-            return;
+    @Test
+    void acceptsATopicNameOfExactlyKafkasLimitAndRefusesOneCharacterMore() {
+        // "shop." + schema + "." + table: 6 characters besides the schema and the table.
+        assertThat(names.table("s", "t".repeat(242))).hasSize(249);
+        assertThatThrownBy(() -> names.table("s", "t".repeat(243))).isInstanceOf(ConnectException.class);
+        assertThat(names.table("s", "😀".repeat(242))).as("one '_' per code point").hasSize(249);
+    }
+
+    @Test
+    void everyTableTopicUsesOnlyLegalTopicCharacters() {
+        List<String> edges = List.of("", " ", ".", "..", "-", "_", "\u0000", "\uD800", "😀", "größe$1", "t".repeat(243));
+        for (String schema : edges) {
+            for (String table : edges) {
+                assertLegalTopicOrTooLong(schema, table);
+            }
         }
-        assertThat(topic).matches("[a-zA-Z0-9._-]{1,249}").startsWith("shop.");
+        SeededProperty.check(1000, random -> assertLegalTopicOrTooLong(RandomValues.string(random, 255),
+                RandomValues.string(random, 255)));
+    }
+
+    /** Sanitising keeps one character per code point, so the length is known before the call; only too long fails. */
+    private void assertLegalTopicOrTooLong(String schema, String table) {
+        int length = "shop.".length() + schema.codePointCount(0, schema.length()) + 1 + table.codePointCount(0, table.length());
+        if (length > 249) {
+            assertThatThrownBy(() -> names.table(schema, table)).isInstanceOf(ConnectException.class)
+                    .hasMessageContaining(length + " characters long, more than Kafka's 249");
+        } else {
+            assertThat(names.table(schema, table)).matches("[a-zA-Z0-9._-]{1,249}").startsWith("shop.").hasSize(length);
+        }
     }
 }

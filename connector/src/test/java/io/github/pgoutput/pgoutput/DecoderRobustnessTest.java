@@ -2,16 +2,13 @@ package io.github.pgoutput.pgoutput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.SeededProperty;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 /**
  * Whatever bytes arrive, the decoder either returns a message or raises {@link PgOutputDecodingException}: never
@@ -25,31 +22,59 @@ class DecoderRobustnessTest {
             new DecoderSettings(3, StreamingMode.ON), new DecoderSettings(4, StreamingMode.ON),
             new DecoderSettings(4, StreamingMode.PARALLEL));
 
+    private static final char[] TAGS = {'B', 'C', 'O', 'R', 'Y', 'I', 'U', 'D', 'T', 'M', 'S', 'E', 'c', 'A', 'b', 'P', 'K',
+            'r', 'p'};
+
     private static final List<byte[]> CAPTURED = capturedPayloads();
 
-    @Property(tries = 3000)
-    void randomBytesDecodeOrFailClosed(@ForAll("randomPayloads") byte[] payload, @ForAll("settings") DecoderSettings settings,
-                                       @ForAll boolean insideStreamBlock) {
-        assertDecodesOrFailsClosed(payload, settings, insideStreamBlock);
+    @Test
+    void emptyAndSingleBytePayloadsDecodeOrFailClosed() {
+        List<byte[]> payloads = new ArrayList<>(List.of(new byte[0]));
+        for (int b = 0; b < 256; b++) {
+            payloads.add(new byte[] {(byte) b});
+        }
+        for (byte[] payload : payloads) {
+            for (DecoderSettings settings : ALL_SETTINGS) {
+                assertDecodesOrFailsClosed(payload, settings, false);
+                assertDecodesOrFailsClosed(payload, settings, true);
+            }
+        }
     }
 
-    @Property(tries = 3000)
-    void randomBodiesBehindAValidTypeByteDecodeOrFailClosed(@ForAll("validTagPayloads") byte[] payload,
-                                                            @ForAll("settings") DecoderSettings settings,
-                                                            @ForAll boolean insideStreamBlock) {
-        assertDecodesOrFailsClosed(payload, settings, insideStreamBlock);
+    @Test
+    void capturedFramesDecodeOrFailClosedUnderEverySetting() {
+        for (byte[] payload : CAPTURED) {
+            for (DecoderSettings settings : ALL_SETTINGS) {
+                assertDecodesOrFailsClosed(payload, settings, false);
+                assertDecodesOrFailsClosed(payload, settings, true);
+            }
+        }
     }
 
-    @Property(tries = 5000)
-    void mutatedCapturedFramesDecodeOrFailClosed(@ForAll("mutatedFrames") byte[] payload,
-                                                 @ForAll("settings") DecoderSettings settings,
-                                                 @ForAll boolean insideStreamBlock) {
-        assertDecodesOrFailsClosed(payload, settings, insideStreamBlock);
+    @Test
+    void randomBytesDecodeOrFailClosed() {
+        SeededProperty.check(3000, random -> assertDecodesOrFailsClosed(randomPayload(random), settings(random),
+                random.nextBoolean()));
     }
 
-    @Property(tries = 500)
-    void trackedStreamStateSurvivesAnySequenceOfPayloads(@ForAll("mutatedFrameSequences") List<byte[]> payloads,
-                                                         @ForAll("settings") DecoderSettings settings) {
+    @Test
+    void randomBodiesBehindAValidTypeByteDecodeOrFailClosed() {
+        SeededProperty.check(3000, random -> assertDecodesOrFailsClosed(validTagPayload(random), settings(random),
+                random.nextBoolean()));
+    }
+
+    @Test
+    void mutatedCapturedFramesDecodeOrFailClosed() {
+        SeededProperty.check(5000, random -> assertDecodesOrFailsClosed(mutatedFrame(random), settings(random),
+                random.nextBoolean()));
+    }
+
+    @Test
+    void trackedStreamStateSurvivesAnySequenceOfPayloads() {
+        SeededProperty.check(500, random -> assertStreamStateTracked(mutatedFrameSequence(random), settings(random)));
+    }
+
+    private static void assertStreamStateTracked(List<byte[]> payloads, DecoderSettings settings) {
         PgOutputDecoder decoder = new PgOutputDecoder(settings);
         for (byte[] payload : payloads) {
             boolean before = decoder.insideStreamBlock();
@@ -80,49 +105,47 @@ class DecoderRobustnessTest {
         assertThat(buffer.array()).isEqualTo(payload);
     }
 
-    @Provide
-    Arbitrary<DecoderSettings> settings() {
-        return Arbitraries.of(ALL_SETTINGS);
+    private static DecoderSettings settings(Random random) {
+        return ALL_SETTINGS.get(random.nextInt(ALL_SETTINGS.size()));
     }
 
-    @Provide
-    Arbitrary<byte[]> randomPayloads() {
-        return Arbitraries.bytes().array(byte[].class).ofMinSize(0).ofMaxSize(80);
+    /** 0 to 80 arbitrary bytes. */
+    private static byte[] randomPayload(Random random) {
+        byte[] payload = new byte[random.nextInt(81)];
+        random.nextBytes(payload);
+        return payload;
     }
 
-    @Provide
-    Arbitrary<byte[]> validTagPayloads() {
-        Arbitrary<Character> tags = Arbitraries.of('B', 'C', 'O', 'R', 'Y', 'I', 'U', 'D', 'T', 'M', 'S', 'E', 'c', 'A', 'b',
-                'P', 'K', 'r', 'p');
-        Arbitrary<byte[]> bodies = Arbitraries.bytes().array(byte[].class).ofMaxSize(60);
-        return Combinators.combine(tags, bodies).as((tag, body) -> {
-            byte[] payload = new byte[body.length + 1];
-            payload[0] = (byte) tag.charValue();
-            System.arraycopy(body, 0, payload, 1, body.length);
-            return payload;
-        });
+    /** A message type byte the decoder knows, followed by 0 to 60 arbitrary bytes. */
+    private static byte[] validTagPayload(Random random) {
+        byte[] payload = new byte[1 + random.nextInt(61)];
+        random.nextBytes(payload);
+        payload[0] = (byte) TAGS[random.nextInt(TAGS.length)];
+        return payload;
     }
 
-    @Provide
-    Arbitrary<byte[]> mutatedFrames() {
-        return Combinators.combine(Arbitraries.of(CAPTURED), Arbitraries.integers().between(1, 4),
-                        Arbitraries.randoms())
-                .as((frame, mutations, random) -> {
-                    byte[] payload = frame.clone();
-                    for (int i = 0; i < mutations; i++) {
-                        payload = mutate(payload, random);
-                    }
-                    return payload;
-                });
+    /** A captured frame with 1 to 4 mutations. */
+    private static byte[] mutatedFrame(Random random) {
+        byte[] payload = CAPTURED.get(random.nextInt(CAPTURED.size())).clone();
+        int mutations = 1 + random.nextInt(4);
+        for (int i = 0; i < mutations; i++) {
+            payload = mutate(payload, random);
+        }
+        return payload;
     }
 
-    @Provide
-    Arbitrary<List<byte[]>> mutatedFrameSequences() {
-        return Arbitraries.oneOf(Arbitraries.of(CAPTURED), mutatedFrames()).list().ofMaxSize(30);
+    /** 0 to 30 payloads, each a captured frame as it is or mutated. */
+    private static List<byte[]> mutatedFrameSequence(Random random) {
+        int size = random.nextInt(31);
+        List<byte[]> payloads = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            payloads.add(random.nextBoolean() ? CAPTURED.get(random.nextInt(CAPTURED.size())) : mutatedFrame(random));
+        }
+        return payloads;
     }
 
     /** One of: flip a bit, truncate, insert bytes, delete a byte, or overwrite a 2- or 4-byte field (lengths, counts). */
-    private static byte[] mutate(byte[] payload, java.util.Random random) {
+    private static byte[] mutate(byte[] payload, Random random) {
         if (payload.length == 0) {
             return new byte[] {(byte) random.nextInt()};
         }
@@ -160,7 +183,7 @@ class DecoderRobustnessTest {
         }
     }
 
-    private static byte[] overwrite(byte[] payload, int at, int width, java.util.Random random) {
+    private static byte[] overwrite(byte[] payload, int at, int width, Random random) {
         byte[] copy = payload.clone();
         int[] interesting = {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 0x7FFF, 0xFFFF, random.nextInt(),
                 random.nextInt(64)};
