@@ -4,6 +4,7 @@ import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MAX_BATCH
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MAX_QUEUE_SIZE_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROVIDE_TRANSACTION_METADATA_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SPILL_MAX_TOTAL_BYTES_CONFIG;
@@ -47,6 +48,18 @@ final class CrossKeyRules {
             problems.add(new ConfigProblem(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_LIST_CONFIG
                     + " is set but " + SNAPSHOT_MODE_CONFIG + " is no_data, which never snapshots; clear "
                     + SNAPSHOT_INCLUDE_LIST_CONFIG + " or choose a snapshot mode that snapshots"));
+        }
+        if (parsed.get(PREPARED_TRANSACTION_MODE_CONFIG) instanceof String modeText
+                && ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG, modeText)
+                        == PreparedTransactionMode.STAGE
+                && Boolean.FALSE.equals(parsed.get(PROVIDE_TRANSACTION_METADATA_CONFIG))) {
+            // The outcome of a staged transaction (COMMIT PREPARED, ROLLBACK PREPARED) is a record on the transaction
+            // topic only: without it a consumer sees PREPARED changes and never learns whether they were rolled back.
+            problems.add(new ConfigProblem(PROVIDE_TRANSACTION_METADATA_CONFIG, PREPARED_TRANSACTION_MODE_CONFIG
+                    + "=stage needs " + PROVIDE_TRANSACTION_METADATA_CONFIG + "=true: the COMMITTED and ROLLED_BACK outcomes of a "
+                    + "prepared transaction are records on the transaction topic, and without them the PREPARED changes reach "
+                    + "Kafka with no sign of a later rollback. Set " + PROVIDE_TRANSACTION_METADATA_CONFIG + "=true, or "
+                    + PREPARED_TRANSACTION_MODE_CONFIG + "=fail"));
         }
         if (parsed.get(SPILL_MAX_TRANSACTION_BYTES_CONFIG) instanceof Long perTransaction
                 && parsed.get(SPILL_MAX_TOTAL_BYTES_CONFIG) instanceof Long total

@@ -205,6 +205,7 @@ class PgOutputSourceConnectorConfigTest {
         "max.queue.size            | max.batch.size=100, max.queue.size=100",
         "spill.max.transaction.bytes | spill.max.transaction.bytes=2000, spill.max.total.bytes=1000",
         "snapshot.include.list     | snapshot.mode=no_data, snapshot.include.list=public\\.orders",
+        "provide.transaction.metadata | prepared.transaction.mode=stage, provide.transaction.metadata=false",
     })
     void attachesEachCrossKeyErrorToTheKeyToChange(String key, String settings) {
         Map<String, String> props = minimal();
@@ -222,6 +223,17 @@ class PgOutputSourceConnectorConfigTest {
                     .isInstanceOf(ConfigException.class)
                     .hasMessageStartingWith(key + ": ");
         }
+    }
+
+    /** Loss path 6: the outcome of a staged transaction is a transaction-topic record, or nothing at all. */
+    @Test
+    void stagingWithoutTransactionMetadataIsRefusedNamingBothKeys() {
+        Config config = PgOutputSourceConnectorConfig.validate(
+                with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "false"));
+
+        assertThat(errorsOf(config, "provide.transaction.metadata")).singleElement().asString()
+                .contains("prepared.transaction.mode=stage needs provide.transaction.metadata=true")
+                .contains("Set provide.transaction.metadata=true, or prepared.transaction.mode=fail");
     }
 
     @Test

@@ -135,10 +135,31 @@ class SourceOffsetsTest {
                 "expected a whole number");
     }
 
+    /**
+     * A transaction prepared before the slot decoded two-phase arrives at COMMIT PREPARED with its original prepare
+     * LSN (spec 6.5), so a position inside it lies before the last completed delivery's end: loss path 2, where this
+     * offset used to fail the task for good.
+     */
     @Test
-    void rejectsADeliveryInProgressCommittedBeforeTheLastCompletedOne() {
-        assertRejected(Map.of("lsn", "0/2000", "tx_lsn", "0/1FFF", "tx_order", 1L), "tx_lsn",
-                "before lsn 0/2000");
+    void readsADeliveryInProgressWhosePrepareLsnLiesBeforeTheLastCompletedOne() {
+        Position decoded = SourceOffsets.decode(Map.of("lsn", "0/2000", "tx_lsn", "0/1FFF", "tx_end_lsn", "0/2010", "tx_order", 1L,
+                "tx_numbering", "abc"));
+
+        assertThat(decoded).isEqualTo(Position.insideDelivery(Lsn.parse("0/2000"), Lsn.parse("0/1FFF"), Lsn.parse("0/2010"), 1, "abc"));
+    }
+
+    @Test
+    void rejectsDeliveryFieldsWithoutTheDeliveryLsn() {
+        assertRejected(Map.of("lsn", "0/2000", "tx_end_lsn", "0/2010"), "tx_end_lsn", "without tx_lsn");
+        assertRejected(Map.of("lsn", "0/2000", "tx_numbering", "abc"), "tx_numbering", "without tx_lsn");
+    }
+
+    @Test
+    void encodesTheEndLsnAndNumberingOfTheDeliveryInProgress() {
+        Position position = Position.insideDelivery(Lsn.parse("0/1000"), Lsn.parse("0/2000"), Lsn.parse("0/2040"), 3, "f00d");
+
+        assertThat(SourceOffsets.encode(position)).containsEntry("tx_end_lsn", "0/2040").containsEntry("tx_numbering", "f00d");
+        assertThat(SourceOffsets.decode(SourceOffsets.encode(position))).isEqualTo(position);
     }
 
     @Test
