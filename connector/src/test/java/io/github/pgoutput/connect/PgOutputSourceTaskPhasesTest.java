@@ -1,0 +1,212 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.pgoutput.pgoutput.DecoderSettings;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.replication.WalFrame;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.spill.SpillContext;
+import io.github.pgoutput.spill.SpillSettings;
+import io.github.pgoutput.spill.TransactionSpill;
+import io.github.pgoutput.spill.TransactionSpills;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The task's phases driven through a scripted pipeline: no server, a clock that only moves when the task sleeps. */
+class PgOutputSourceTaskPhasesTest {
+
+    @TempDir
+    Path spillDirectory;
+
+    private final AtomicLong nanos = new AtomicLong();
+    private final AtomicInteger offsetReads = new AtomicInteger();
+    private final List<Lsn> streamsOpenedAt = new ArrayList<>();
+    /** Offset reads numbered from 1 that fail, as a read of Connect's offsets topic does while the broker is away. */
+    private final List<Integer> failingOffsetReads = new ArrayList<>();
+
+    private final TaskClock clock = new TaskClock() {
+        @Override
+        public long nanoTime() {
+            return nanos.get();
+        }
+
+        @Override
+        public void sleep(long millis) {
+            nanos.addAndGet(millis * 1_000_000);
+        }
+    };
+
+    private final class IdleStream implements ReplicationStream {
+        @Override
+        public WalFrame readPending() {
+            return null;
+        }
+
+        @Override
+        public void declareDurable(Lsn lsn) {
+        }
+
+        @Override
+        public Lsn durableLsn() {
+            return Lsn.INVALID;
+        }
+
+        @Override
+        public Lsn serverWalEnd() {
+            return Lsn.INVALID;
+        }
+
+        @Override
+        public Lsn receivedLsn() {
+            return Lsn.INVALID;
+        }
+
+        @Override
+        public Lsn startLsn() {
+            return Lsn.INVALID;
+        }
+
+        @Override
+        public DecoderSettings decoderSettings() {
+            return new DecoderSettings(2, io.github.pgoutput.pgoutput.StreamingMode.ON);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final class ScriptedPipeline implements TaskPipeline {
+        @Override
+        public SnapshotPlan plan(Map<String, Object> stored) {
+            return new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "scripted");
+        }
+
+        @Override
+        public void dropLostSlot() {
+            throw new AssertionError("not expected");
+        }
+
+        @Override
+        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition) {
+            throw new AssertionError("not expected");
+        }
+
+        @Override
+        public TransactionSpill openSpill() {
+            return TransactionSpills.open(new SpillContext("phases_slot", SpillSettings.defaults("phases_slot").withDirectory(spillDirectory),
+                    () -> {
+                        throw new java.sql.SQLException("no database here");
+                    }));
+        }
+
+        @Override
+        public ReplicationStream openStream(Lsn resumeFrom) {
+            streamsOpenedAt.add(resumeFrom);
+            return new IdleStream();
+        }
+
+        @Override
+        public TypeCatalog typeCatalog() {
+            return oids -> Map.of();
+        }
+
+        @Override
+        public void refreshRetainedWal(StreamingMetrics metrics) {
+        }
+
+        @Override
+        public TaskClock clock() {
+            return clock;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private PgOutputSourceTask startedTask() {
+        PgOutputSourceTask task = new PgOutputSourceTask(config -> new ScriptedPipeline());
+        task.initialize(new SourceTaskContext() {
+            @Override
+            public Map<String, String> configs() {
+                return Map.of();
+            }
+
+            @Override
+            public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+                throw new UnsupportedOperationException("the task registers no plugin metrics");
+            }
+
+            @Override
+            public OffsetStorageReader offsetStorageReader() {
+                return new OffsetStorageReader() {
+                    @Override
+                    public <T> Map<String, Object> offset(Map<String, T> partition) {
+                        if (failingOffsetReads.contains(offsetReads.incrementAndGet())) {
+                            throw new ConnectException("Failed to fetch offsets: timed out reading the offsets topic");
+                        }
+                        return Map.of("lsn", "0/5000");
+                    }
+
+                    @Override
+                    public <T> Map<Map<String, T>, Map<String, Object>> offsets(Collection<Map<String, T>> partitions) {
+                        throw new UnsupportedOperationException();
+                    }
+                };
+            }
+        });
+        Map<String, String> props = new java.util.HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
+        props.put("name", "phases-" + System.nanoTime());
+        props.put("snapshot.mode", "no_data");
+        task.start(props);
+        return task;
+    }
+
+    @Test
+    void aFailedReadOfTheOffsetsTopicWhenOpeningTheSessionIsRetriedAfterTheBackOff() throws InterruptedException {
+        failingOffsetReads.add(2); // 1: start(), 2: the resume position of the first session
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class).hasMessageContaining("offsets topic");
+            assertThat(streamsOpenedAt).isEmpty();
+
+            assertThat(task.poll()).as("backing off").isNull();
+            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            assertThat(task.poll()).isNull();
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void aFailedReadOfTheOffsetsTopicAtStartDoesNotFailTheTask() throws InterruptedException {
+        failingOffsetReads.add(1);
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThat(task.poll()).as("backing off").isNull();
+            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            assertThat(task.poll()).isNull();
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
+        } finally {
+            task.stop();
+        }
+    }
+}
