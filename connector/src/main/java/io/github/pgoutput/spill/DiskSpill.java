@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -17,10 +18,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The default spill: append-only files under {@code spill.directory}, one per top-level transaction, in the frame
  * format of {@link DiskSpillFormat}. Directory and files are readable by the owner only.
+ *
+ * <p>Several connectors may share the directory: file names start with the slot name, and a spill creates, clears
+ * and deletes only the files of its own slot (anything else in the directory is left alone).
  *
  * <p>Appends go to a direct (off-heap) buffer per transaction first; when the buffers of all transactions together pass
  * {@code spill.memory.buffer.bytes} they are all written out, so a large transaction is written in large sequential
@@ -33,6 +38,8 @@ public final class DiskSpill implements TransactionSpill {
     private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
 
     private final Path directory;
+    private final String slotName;
+    private final Pattern ownFiles;
     private final SpillSettings settings;
     private final Map<Xid, SpillFile> files = new HashMap<>();
     private long totalBytes;
@@ -41,34 +48,42 @@ public final class DiskSpill implements TransactionSpill {
     /** A direct read buffer kept between reads, so reading a transaction back allocates nothing in the common case. */
     private ByteBuffer spareReadBuffer;
 
-    private DiskSpill(Path directory, SpillSettings settings) {
+    private DiskSpill(Path directory, String slotName, SpillSettings settings) {
         this.directory = directory;
+        this.slotName = slotName;
+        this.ownFiles = DiskSpillFormat.filesOf(slotName);
         this.settings = settings;
     }
 
     /**
-     * Opens the spill in {@code settings.directory()}, creating it (owner-only) if needed.
+     * Opens the spill of slot {@code slotName} in {@code settings.directory()}, creating the directory (owner-only) if
+     * needed.
      *
      * @throws SpillException naming the directory when it cannot be created or written
+     * @throws IllegalArgumentException when {@code slotName} is no valid replication slot name
      */
-    public static DiskSpill open(SpillSettings settings) {
+    public static DiskSpill open(String slotName, SpillSettings settings) {
+        if (!DiskSpillFormat.SLOT_NAME.matcher(slotName).matches()) {
+            throw new IllegalArgumentException("slot.name '" + slotName + "' is no replication slot name (lowercase letters,"
+                    + " digits and underscores, at most 63 characters), so it cannot name spill files");
+        }
         Path directory = settings.directory().toAbsolutePath();
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(directory, ownerOnly(directory, OWNER_DIRECTORY));
             }
-            Path probe = Files.createTempFile(directory, "probe-", ".tmp");
+            Path probe = Files.createTempFile(directory, slotName + ".probe-", ".tmp");
             Files.delete(probe);
         } catch (IOException | UnsupportedOperationException e) {
             throw new SpillException("spill.directory " + directory + " is not a writable directory (" + describe(e)
                     + "); point spill.directory at a directory this process can create and write", e);
         }
-        return new DiskSpill(directory, settings);
+        return new DiskSpill(directory, slotName, settings);
     }
 
     /** The factory behind {@code spill.backend=disk}. */
     public static TransactionSpillFactory factory() {
-        return context -> open(context.settings());
+        return context -> open(context.slotName(), context.settings());
     }
 
     public Path directory() {
@@ -77,7 +92,7 @@ public final class DiskSpill implements TransactionSpill {
 
     @Override
     public void append(Xid xid, Xid subXid, Lsn walPosition, ByteBuffer payload) {
-        SpillFile file = files.computeIfAbsent(xid, key -> new SpillFile(DiskSpillFormat.fileOf(directory, key), fullHint()));
+        SpillFile file = files.computeIfAbsent(xid, key -> new SpillFile(DiskSpillFormat.fileOf(directory, slotName, key), fullHint()));
         if (openReaders > 0 && file.readers > 0) {
             throw new IllegalStateException("cannot append to xid " + xid + " while a reader of it is open");
         }
@@ -219,21 +234,28 @@ public final class DiskSpill implements TransactionSpill {
         file.forgetMarksFrom(mark.offset());
     }
 
+    /** Forgets this spill's transactions and deletes what an earlier run of the same slot left in the directory. */
     @Override
     public void clear() {
-        for (SpillFile file : new ArrayList<>(files.values())) {
-            forget(file);
-        }
-        files.clear();
+        forgetAll();
         try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(directory)) {
             for (Path path : leftovers) {
-                if (DiskSpillFormat.FILE_NAME.matcher(path.getFileName().toString()).matches()) {
+                if (ownFiles.matcher(path.getFileName().toString()).matches()
+                        && !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                     Files.deleteIfExists(path);
                 }
             }
         } catch (IOException e) {
-            throw new SpillException("cannot clear spill.directory " + directory + " (" + describe(e) + ")", e);
+            throw new SpillException("cannot clear the files of slot " + slotName + " from spill.directory " + directory
+                    + " (" + describe(e) + ")", e);
         }
+    }
+
+    private void forgetAll() {
+        for (SpillFile file : new ArrayList<>(files.values())) {
+            forget(file);
+        }
+        files.clear();
     }
 
     @Override
@@ -241,9 +263,13 @@ public final class DiskSpill implements TransactionSpill {
         return new SpillUsage(files.size(), totalBytes, bufferedBytes);
     }
 
+    /**
+     * Deletes the files of this spill's own transactions only: a newer spill of the same slot (a restarted task) may
+     * already be writing files of its own there.
+     */
     @Override
     public void close() {
-        clear();
+        forgetAll();
     }
 
     private void forget(SpillFile file) {

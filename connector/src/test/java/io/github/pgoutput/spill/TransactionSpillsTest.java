@@ -36,7 +36,7 @@ class TransactionSpillsTest {
         @Override
         public TransactionSpill open(SpillContext context) {
             seen = context;
-            return DiskSpill.open(context.settings());
+            return DiskSpill.open(context.slotName(), context.settings());
         }
     }
 
