@@ -10,19 +10,21 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The default spill: append-only files under {@code spill.directory}, one per top-level transaction, in the frame
  * format of {@link DiskSpillFormat}. Directory and files are readable by the owner only.
+ *
+ * <p>What is read back is trusted to be what was appended, so the directory is vetted first ({@code SpillDirectory}:
+ * no link, owned by the worker's user, writable by nobody else), each file is created new (never an existing file or
+ * link) with permissions 0600, and it stays open from its first write until its transaction is discarded: reads go
+ * through that same channel, never through the path again, and a read first checks that the path still names that
+ * file, so a file removed or swapped behind the spill's back fails the read. Each transaction with data on disk thus
+ * holds one file descriptor.
  *
  * <p>Several connectors may share the directory: file names start with the slot name, and a spill creates, clears
  * and deletes only the files of its own slot (anything else in the directory is left alone).
@@ -33,9 +35,6 @@ import java.util.regex.Pattern;
  * live as long as the process (after a restart PostgreSQL streams open transactions again).
  */
 public final class DiskSpill implements TransactionSpill {
-
-    private static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
 
     private final Path directory;
     private final String slotName;
@@ -59,7 +58,8 @@ public final class DiskSpill implements TransactionSpill {
      * Opens the spill of slot {@code slotName} in {@code settings.directory()}, creating the directory (owner-only) if
      * needed.
      *
-     * @throws SpillException naming the directory when it cannot be created or written
+     * @throws SpillException naming the directory when it cannot be created or written, or is not safe to trust
+     *                        (see {@code SpillDirectory})
      * @throws IllegalArgumentException when {@code slotName} is no valid replication slot name
      */
     public static DiskSpill open(String slotName, SpillSettings settings) {
@@ -67,17 +67,7 @@ public final class DiskSpill implements TransactionSpill {
             throw new IllegalArgumentException("slot.name '" + slotName + "' is no replication slot name (lowercase letters,"
                     + " digits and underscores, at most 63 characters), so it cannot name spill files");
         }
-        Path directory = settings.directory().toAbsolutePath();
-        try {
-            if (!Files.isDirectory(directory)) {
-                Files.createDirectories(directory, ownerOnly(directory, OWNER_DIRECTORY));
-            }
-            Path probe = Files.createTempFile(directory, slotName + ".probe-", ".tmp");
-            Files.delete(probe);
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new SpillException("spill.directory " + directory + " is not a writable directory (" + describe(e)
-                    + "); point spill.directory at a directory this process can create and write", e);
-        }
+        Path directory = SpillDirectory.open(settings.directory(), slotName);
         return new DiskSpill(directory, slotName, settings);
     }
 
@@ -92,7 +82,8 @@ public final class DiskSpill implements TransactionSpill {
 
     @Override
     public void append(Xid xid, Xid subXid, Lsn walPosition, ByteBuffer payload) {
-        SpillFile file = files.computeIfAbsent(xid, key -> new SpillFile(DiskSpillFormat.fileOf(directory, slotName, key), fullHint()));
+        SpillFile file = files.computeIfAbsent(xid,
+                key -> new SpillFile(DiskSpillFormat.fileOf(directory, slotName, key), fullHint()));
         if (openReaders > 0 && file.readers > 0) {
             throw new IllegalStateException("cannot append to xid " + xid + " while a reader of it is open");
         }
@@ -143,17 +134,12 @@ public final class DiskSpill implements TransactionSpill {
         }
         flush(file);
         try {
-            FileChannel channel = FileChannel.open(file.path, StandardOpenOption.READ);
-            try {
-                verify(file, channel);
-                FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
-                file.readers++;
-                openReaders++;
-                return new DiskReader(file, channel, frames);
-            } catch (RuntimeException | IOException e) {
-                channel.close();
-                throw e;
-            }
+            FileChannel channel = file.channelToRead();
+            verify(file, channel);
+            FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
+            file.readers++;
+            openReaders++;
+            return new DiskReader(file, frames);
         } catch (IOException e) {
             throw new SpillException("cannot read spill file " + file.path + " of transaction " + xid + " (" + describe(e)
                     + "); the transaction cannot be delivered (restart the connector to have PostgreSQL stream it again)", e);
@@ -219,8 +205,8 @@ public final class DiskSpill implements TransactionSpill {
         } else {
             bufferedBytes -= file.used;
             file.used = 0;
-            try (FileChannel channel = FileChannel.open(file.path, StandardOpenOption.WRITE)) {
-                channel.truncate(mark.offset());
+            try {
+                file.truncate(mark.offset());
             } catch (IOException e) {
                 file.broken = e;
                 throw new SpillException("cannot cut rolled-back subtransaction " + subXid + " out of spill file " + file.path
@@ -278,7 +264,7 @@ public final class DiskSpill implements TransactionSpill {
         file.used = 0;
         file.releaseBuffer();
         try {
-            Files.deleteIfExists(file.path);
+            file.closeAndDelete();
         } catch (IOException e) {
             throw new SpillException("cannot delete spill file " + file.path + " (" + describe(e) + ")", e);
         }
@@ -299,11 +285,6 @@ public final class DiskSpill implements TransactionSpill {
                 : " (spill.max.total.bytes is " + settings.maxTotalBytes() + ")");
     }
 
-    static FileAttribute<?>[] ownerOnly(Path path, Set<PosixFilePermission> permissions) {
-        boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
-        return posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)} : new FileAttribute<?>[0];
-    }
-
     static String describe(Exception e) {
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason() + ": " + fse.getFile();
@@ -311,19 +292,14 @@ public final class DiskSpill implements TransactionSpill {
         return e.toString();
     }
 
-    static Set<PosixFilePermission> ownerFile() {
-        return OWNER_FILE;
-    }
-
     private final class DiskReader implements SpillReader {
         private final SpillFile file;
-        private final FileChannel channel;
         private final FrameReader frames;
         private boolean closed;
 
-        DiskReader(SpillFile file, FileChannel channel, FrameReader frames) {
+        /** Reads through the file's own channel, which stays open for the file's later reads and appends. */
+        DiskReader(SpillFile file, FrameReader frames) {
             this.file = file;
-            this.channel = channel;
             this.frames = frames;
         }
 
@@ -349,11 +325,6 @@ public final class DiskSpill implements TransactionSpill {
             file.readers--;
             openReaders--;
             returnReadBuffer(frames);
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw new SpillException("cannot close spill file " + file.path + " (" + describe(e) + ")", e);
-            }
         }
     }
 
