@@ -42,7 +42,7 @@ public final class SpillThroughput {
         long messages = totalBytes / payloadBytes;
         long payloadTotal = messages * payloadBytes;
 
-        try (DiskSpill spill = DiskSpill.open(SpillSettings.defaults("bench").withDirectory(directory))) {
+        try (DiskSpill spill = DiskSpill.open("bench", SpillSettings.defaults("bench").withDirectory(directory))) {
             spill.clear();
             long start = System.nanoTime();
             for (long i = 0; i < messages; i++) {
@@ -50,7 +50,7 @@ public final class SpillThroughput {
                 spill.append(XID, XID, Lsn.of(i + 1), payload);
             }
             long appended = System.nanoTime();
-            Path file = directory.resolve("txn-1.spill");
+            Path file = directory.resolve("bench.txn-1.spill");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }

@@ -225,8 +225,12 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String SPILL_DIRECTORY_CONFIG = "spill.directory";
     private static final String SPILL_DIRECTORY_DOC = "Directory of the disk spill backend. Unset: "
-            + "<java.io.tmpdir>/kafka-connect-pgoutput/<slot.name>. Spill files are temporary; the directory needs "
-            + "room for the largest open transactions.";
+            + "<java.io.tmpdir>/kafka-connect-pgoutput/<slot.name>. Created with permissions 0700 if missing; an "
+            + "existing one must be a real directory (not a symbolic link) owned by the worker's user and writable by "
+            + "no other user, below parents that only that user or root may change (or with the sticky bit, as /tmp), "
+            + "else the task fails naming what to fix. Connectors may share it: files are named "
+            + "<slot.name>.txn-<xid>.spill and each deletes only its own slot's. Spill files are temporary; the "
+            + "directory needs room for the largest open transactions.";
     private static final String SPILL_DIRECTORY_DISPLAY = "Spill directory";
 
     public static final String SPILL_MEMORY_BUFFER_BYTES_CONFIG = "spill.memory.buffer.bytes";

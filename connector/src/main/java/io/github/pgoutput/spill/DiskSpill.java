@@ -8,19 +8,26 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The default spill: append-only files under {@code spill.directory}, one per top-level transaction, in the frame
  * format of {@link DiskSpillFormat}. Directory and files are readable by the owner only.
+ *
+ * <p>What is read back is trusted to be what was appended, so the directory is vetted first ({@code SpillDirectory}:
+ * no link, owned by the worker's user, writable by nobody else), each file is created new (never an existing file or
+ * link) with permissions 0600, and it stays open from its first write until its transaction is discarded: reads go
+ * through that same channel, never through the path again, and a read first checks that the path still names that
+ * file, so a file removed or swapped behind the spill's back fails the read. Each transaction with data on disk thus
+ * holds one file descriptor.
+ *
+ * <p>Several connectors may share the directory: file names start with the slot name, and a spill creates, clears
+ * and deletes only the files of its own slot (anything else in the directory is left alone).
  *
  * <p>Appends go to a direct (off-heap) buffer per transaction first; when the buffers of all transactions together pass
  * {@code spill.memory.buffer.bytes} they are all written out, so a large transaction is written in large sequential
@@ -29,10 +36,9 @@ import java.util.Set;
  */
 public final class DiskSpill implements TransactionSpill {
 
-    private static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
-
     private final Path directory;
+    private final String slotName;
+    private final Pattern ownFiles;
     private final SpillSettings settings;
     private final Map<Xid, SpillFile> files = new HashMap<>();
     private long totalBytes;
@@ -41,34 +47,33 @@ public final class DiskSpill implements TransactionSpill {
     /** A direct read buffer kept between reads, so reading a transaction back allocates nothing in the common case. */
     private ByteBuffer spareReadBuffer;
 
-    private DiskSpill(Path directory, SpillSettings settings) {
+    private DiskSpill(Path directory, String slotName, SpillSettings settings) {
         this.directory = directory;
+        this.slotName = slotName;
+        this.ownFiles = DiskSpillFormat.filesOf(slotName);
         this.settings = settings;
     }
 
     /**
-     * Opens the spill in {@code settings.directory()}, creating it (owner-only) if needed.
+     * Opens the spill of slot {@code slotName} in {@code settings.directory()}, creating the directory (owner-only) if
+     * needed.
      *
-     * @throws SpillException naming the directory when it cannot be created or written
+     * @throws SpillException naming the directory when it cannot be created or written, or is not safe to trust
+     *                        (see {@code SpillDirectory})
+     * @throws IllegalArgumentException when {@code slotName} is no valid replication slot name
      */
-    public static DiskSpill open(SpillSettings settings) {
-        Path directory = settings.directory().toAbsolutePath();
-        try {
-            if (!Files.isDirectory(directory)) {
-                Files.createDirectories(directory, ownerOnly(directory, OWNER_DIRECTORY));
-            }
-            Path probe = Files.createTempFile(directory, "probe-", ".tmp");
-            Files.delete(probe);
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new SpillException("spill.directory " + directory + " is not a writable directory (" + describe(e)
-                    + "); point spill.directory at a directory this process can create and write", e);
+    public static DiskSpill open(String slotName, SpillSettings settings) {
+        if (!DiskSpillFormat.SLOT_NAME.matcher(slotName).matches()) {
+            throw new IllegalArgumentException("slot.name '" + slotName + "' is no replication slot name (lowercase letters,"
+                    + " digits and underscores, at most 63 characters), so it cannot name spill files");
         }
-        return new DiskSpill(directory, settings);
+        Path directory = SpillDirectory.open(settings.directory(), slotName);
+        return new DiskSpill(directory, slotName, settings);
     }
 
     /** The factory behind {@code spill.backend=disk}. */
     public static TransactionSpillFactory factory() {
-        return context -> open(context.settings());
+        return context -> open(context.slotName(), context.settings());
     }
 
     public Path directory() {
@@ -77,7 +82,8 @@ public final class DiskSpill implements TransactionSpill {
 
     @Override
     public void append(Xid xid, Xid subXid, Lsn walPosition, ByteBuffer payload) {
-        SpillFile file = files.computeIfAbsent(xid, key -> new SpillFile(DiskSpillFormat.fileOf(directory, key), fullHint()));
+        SpillFile file = files.computeIfAbsent(xid,
+                key -> new SpillFile(DiskSpillFormat.fileOf(directory, slotName, key), fullHint()));
         if (openReaders > 0 && file.readers > 0) {
             throw new IllegalStateException("cannot append to xid " + xid + " while a reader of it is open");
         }
@@ -128,17 +134,12 @@ public final class DiskSpill implements TransactionSpill {
         }
         flush(file);
         try {
-            FileChannel channel = FileChannel.open(file.path, StandardOpenOption.READ);
-            try {
-                verify(file, channel);
-                FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
-                file.readers++;
-                openReaders++;
-                return new DiskReader(file, channel, frames);
-            } catch (RuntimeException | IOException e) {
-                channel.close();
-                throw e;
-            }
+            FileChannel channel = file.channelToRead();
+            verify(file, channel);
+            FrameReader frames = new FrameReader(file.path, channel, file.bytes, takeReadBuffer());
+            file.readers++;
+            openReaders++;
+            return new DiskReader(file, frames);
         } catch (IOException e) {
             throw new SpillException("cannot read spill file " + file.path + " of transaction " + xid + " (" + describe(e)
                     + "); the transaction cannot be delivered (restart the connector to have PostgreSQL stream it again)", e);
@@ -204,8 +205,8 @@ public final class DiskSpill implements TransactionSpill {
         } else {
             bufferedBytes -= file.used;
             file.used = 0;
-            try (FileChannel channel = FileChannel.open(file.path, StandardOpenOption.WRITE)) {
-                channel.truncate(mark.offset());
+            try {
+                file.truncate(mark.offset());
             } catch (IOException e) {
                 file.broken = e;
                 throw new SpillException("cannot cut rolled-back subtransaction " + subXid + " out of spill file " + file.path
@@ -219,21 +220,28 @@ public final class DiskSpill implements TransactionSpill {
         file.forgetMarksFrom(mark.offset());
     }
 
+    /** Forgets this spill's transactions and deletes what an earlier run of the same slot left in the directory. */
     @Override
     public void clear() {
-        for (SpillFile file : new ArrayList<>(files.values())) {
-            forget(file);
-        }
-        files.clear();
+        forgetAll();
         try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(directory)) {
             for (Path path : leftovers) {
-                if (DiskSpillFormat.FILE_NAME.matcher(path.getFileName().toString()).matches()) {
+                if (ownFiles.matcher(path.getFileName().toString()).matches()
+                        && !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                     Files.deleteIfExists(path);
                 }
             }
         } catch (IOException e) {
-            throw new SpillException("cannot clear spill.directory " + directory + " (" + describe(e) + ")", e);
+            throw new SpillException("cannot clear the files of slot " + slotName + " from spill.directory " + directory
+                    + " (" + describe(e) + ")", e);
         }
+    }
+
+    private void forgetAll() {
+        for (SpillFile file : new ArrayList<>(files.values())) {
+            forget(file);
+        }
+        files.clear();
     }
 
     @Override
@@ -241,9 +249,13 @@ public final class DiskSpill implements TransactionSpill {
         return new SpillUsage(files.size(), totalBytes, bufferedBytes);
     }
 
+    /**
+     * Deletes the files of this spill's own transactions only: a newer spill of the same slot (a restarted task) may
+     * already be writing files of its own there.
+     */
     @Override
     public void close() {
-        clear();
+        forgetAll();
     }
 
     private void forget(SpillFile file) {
@@ -252,7 +264,7 @@ public final class DiskSpill implements TransactionSpill {
         file.used = 0;
         file.releaseBuffer();
         try {
-            Files.deleteIfExists(file.path);
+            file.closeAndDelete();
         } catch (IOException e) {
             throw new SpillException("cannot delete spill file " + file.path + " (" + describe(e) + ")", e);
         }
@@ -273,11 +285,6 @@ public final class DiskSpill implements TransactionSpill {
                 : " (spill.max.total.bytes is " + settings.maxTotalBytes() + ")");
     }
 
-    static FileAttribute<?>[] ownerOnly(Path path, Set<PosixFilePermission> permissions) {
-        boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
-        return posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)} : new FileAttribute<?>[0];
-    }
-
     static String describe(Exception e) {
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason() + ": " + fse.getFile();
@@ -285,19 +292,14 @@ public final class DiskSpill implements TransactionSpill {
         return e.toString();
     }
 
-    static Set<PosixFilePermission> ownerFile() {
-        return OWNER_FILE;
-    }
-
     private final class DiskReader implements SpillReader {
         private final SpillFile file;
-        private final FileChannel channel;
         private final FrameReader frames;
         private boolean closed;
 
-        DiskReader(SpillFile file, FileChannel channel, FrameReader frames) {
+        /** Reads through the file's own channel, which stays open for the file's later reads and appends. */
+        DiskReader(SpillFile file, FrameReader frames) {
             this.file = file;
-            this.channel = channel;
             this.frames = frames;
         }
 
@@ -323,11 +325,6 @@ public final class DiskSpill implements TransactionSpill {
             file.readers--;
             openReaders--;
             returnReadBuffer(frames);
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw new SpillException("cannot close spill file " + file.path + " (" + describe(e) + ")", e);
-            }
         }
     }
 

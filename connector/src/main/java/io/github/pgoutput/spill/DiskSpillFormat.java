@@ -9,7 +9,7 @@ import java.util.zip.CRC32C;
 /**
  * The one place that knows the disk spill's persisted names and frame layout.
  *
- * <p>One file per top-level transaction, {@code txn-<xid>.spill}, holding frames back to back:
+ * <p>One file per top-level transaction, {@code <slot name>.txn-<xid>.spill}, holding frames back to back:
  * <pre>
  *   Int8  format_version   (1)
  *   Int64 wal_position
@@ -19,6 +19,11 @@ import java.util.zip.CRC32C;
  * </pre>
  * Files live only as long as their transaction is open; they are never read by another version of the connector,
  * but the version byte makes a stray file from one fail loudly instead of being misread.
+ *
+ * <p>The slot name prefix lets connectors share one directory: each one creates, clears and deletes only the files
+ * of its own slot. A slot name consists of lowercase letters, digits and underscores (PostgreSQL's rule), so the
+ * {@code .} after it cannot be part of another slot's name, and {@code a.txn-1.spill} is never a file of slot
+ * {@code a_b}.
  */
 final class DiskSpillFormat {
 
@@ -26,13 +31,19 @@ final class DiskSpillFormat {
     static final int HEADER_BYTES = 1 + 8 + 4;
     static final int TRAILER_BYTES = 4;
     static final int OVERHEAD_BYTES = HEADER_BYTES + TRAILER_BYTES;
-    static final Pattern FILE_NAME = Pattern.compile("txn-[0-9]+\\.spill");
+    /** PostgreSQL's rule for replication slot names (NAMEDATALEN - 1 characters at most). */
+    static final Pattern SLOT_NAME = Pattern.compile("[a-z0-9_]{1,63}");
 
     private DiskSpillFormat() {
     }
 
-    static Path fileOf(Path directory, Xid xid) {
-        return directory.resolve("txn-" + xid.value() + ".spill");
+    static Path fileOf(Path directory, String slotName, Xid xid) {
+        return directory.resolve(slotName + ".txn-" + xid.value() + ".spill");
+    }
+
+    /** The names of {@code slotName}'s spill files, and of no other slot's. */
+    static Pattern filesOf(String slotName) {
+        return Pattern.compile(Pattern.quote(slotName) + "\\.txn-[0-9]+\\.spill");
     }
 
     static long frameBytes(int payloadLength) {

@@ -5,8 +5,12 @@ import io.github.pgoutput.pgoutput.Xid;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +19,10 @@ import java.util.zip.CRC32C;
 /**
  * Bookkeeping of one transaction's spill file: its length, frame count, front buffer, and where each subtransaction
  * first appended (so a rolled-back savepoint can be cut off at that offset).
+ *
+ * <p>The file is created on the first write, as a new file (an existing file or link of that name fails the write),
+ * and its channel stays open until {@link #closeAndDelete()}: every later write, truncation and read goes through it,
+ * so the data read back is the data written even if the name is made to point elsewhere meanwhile.
  */
 final class SpillFile {
 
@@ -31,6 +39,10 @@ final class SpillFile {
     int used;
     Exception broken;
     private final Map<Xid, Mark> firstAppends = new HashMap<>();
+    /** Open from the first write on; {@code null} before. */
+    private FileChannel channel;
+    /** The file's identity (device and inode on POSIX) as created; {@code null} where the file system has none. */
+    private Object fileKey;
 
     private final String fullHint;
 
@@ -102,17 +114,72 @@ final class SpillFile {
     }
 
     private void write(ByteBuffer... data) {
-        try (FileChannel channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-                DiskSpill.ownerOnly(path, DiskSpill.ownerFile()))) {
-            channel.position(flushedBytes);
+        try {
+            FileChannel target = channelToWrite();
+            long position = flushedBytes;
             for (ByteBuffer each : data) {
                 while (each.hasRemaining()) {
-                    channel.write(each);
+                    position += target.write(each, position);
                 }
             }
         } catch (IOException e) {
             broken = e;
             throw new SpillException("cannot write spill file " + path + " (" + DiskSpill.describe(e) + "); " + fullHint, e);
+        }
+    }
+
+    private FileChannel channelToWrite() throws IOException {
+        if (channel == null) {
+            channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                    SpillDirectory.ownerOnly(path, SpillDirectory.OWNER_FILE));
+            fileKey = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        }
+        return channel;
+    }
+
+    /**
+     * The channel to read the file through, after checking that the path still names the file this spill created: a
+     * removed or replaced file means the store no longer holds what was appended.
+     *
+     * @throws SpillException when it does not
+     */
+    FileChannel channelToRead() throws IOException {
+        BasicFileAttributes now;
+        try {
+            now = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            now = null;
+        }
+        if (channel == null || now == null || !now.isRegularFile() || (fileKey != null && !fileKey.equals(now.fileKey()))) {
+            throw new SpillException("spill file " + path + " was " + (now == null ? "removed" : "replaced")
+                    + " behind the connector's back (" + bytes + " bytes in " + frames + " frames were appended);"
+                    + " the transaction cannot be delivered from it");
+        }
+        return channel;
+    }
+
+    void truncate(long length) throws IOException {
+        channel.truncate(length);
+    }
+
+    /** Closes the file and deletes it, unless its name has come to mean another file meanwhile. */
+    void closeAndDelete() throws IOException {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.close();
+        } finally {
+            channel = null;
+            try {
+                Object current = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+                if (fileKey == null || fileKey.equals(current)) {
+                    Files.delete(path);
+                }
+            } catch (NoSuchFileException e) {
+                // already gone (cleared by a newer spill of the same slot, or removed by hand)
+            }
         }
     }
 }

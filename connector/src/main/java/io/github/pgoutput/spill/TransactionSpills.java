@@ -33,21 +33,32 @@ public final class TransactionSpills {
         if (builtIn != null) {
             return builtIn;
         }
+        // Loaded without initialising: a class named by mistake (or on purpose) must not get its static
+        // initialiser run before we know it is a backend at all.
         Class<?> type;
         try {
-            type = Class.forName(backend, true, TransactionSpills.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
+            type = Class.forName(backend, false, TransactionSpills.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
             throw new SpillException("spill.backend '" + backend + "' is neither a built-in backend " + builtIn().keySet()
-                    + " nor a class on the plugin's class path", e);
+                    + " nor a loadable class on the plugin's class path (" + e + ")", e);
         }
         if (!TransactionSpillFactory.class.isAssignableFrom(type)) {
-            throw new SpillException("spill.backend class " + backend + " does not implement " + TransactionSpillFactory.class.getName());
+            throw new SpillException("spill.backend class " + backend + " does not implement "
+                    + TransactionSpillFactory.class.getName() + "; name a built-in backend " + builtIn().keySet()
+                    + " or a class implementing that interface");
         }
         try {
-            return (TransactionSpillFactory) type.getConstructor().newInstance();
-        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException | InvocationTargetException e) {
+            return type.asSubclass(TransactionSpillFactory.class).getConstructor().newInstance();
+        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
             throw new SpillException("spill.backend class " + backend + " cannot be created with a public no-argument constructor ("
                     + e + ")", e);
+        } catch (InvocationTargetException e) {
+            throw new SpillException("spill.backend class " + backend + " failed in its constructor (" + e.getCause() + ")",
+                    e.getCause());
+        } catch (LinkageError e) {
+            // ExceptionInInitializerError the first time, NoClassDefFoundError on every later attempt.
+            Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+            throw new SpillException("spill.backend class " + backend + " cannot be initialised (" + cause + ")", cause);
         }
     }
 }

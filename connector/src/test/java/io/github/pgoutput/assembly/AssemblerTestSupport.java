@@ -16,7 +16,8 @@ abstract class AssemblerTestSupport {
 
     DiskSpill spill() {
         if (spill == null) {
-            spill = DiskSpill.open(SpillSettings.defaults("test_slot").withDirectory(spillDirectory).withMemoryBufferBytes(64));
+            spill = DiskSpill.open("test_slot",
+                    SpillSettings.defaults("test_slot").withDirectory(spillDirectory).withMemoryBufferBytes(64));
         }
         return spill;
     }

@@ -266,7 +266,7 @@ class AssemblyPropertiesTest {
 
     private static List<Expected> run(Script script) throws IOException {
         Path directory = Files.createTempDirectory("assembly-properties");
-        try (DiskSpill spill = DiskSpill.open(SpillSettings.defaults("prop").withDirectory(directory).withMemoryBufferBytes(100))) {
+        try (DiskSpill spill = DiskSpill.open("prop", SpillSettings.defaults("prop").withDirectory(directory).withMemoryBufferBytes(100))) {
             TransactionAssembler assembler = new TransactionAssembler(script.source(), spill, script.decoder(), PreparedTransactionMode.FAIL,
                     1L << 20);
             List<Expected> delivered = new ArrayList<>();

@@ -42,7 +42,7 @@ public final class LargeStreamedTransactionRun {
         long totalBytes = Long.parseLong(args[1]);
         long rows = totalBytes / ROW_BYTES;
         Generator generator = new Generator(rows);
-        try (DiskSpill spill = DiskSpill.open(SpillSettings.defaults("large").withDirectory(directory))) {
+        try (DiskSpill spill = DiskSpill.open("large", SpillSettings.defaults("large").withDirectory(directory))) {
             TransactionAssembler assembler = new TransactionAssembler(generator, spill, LargeStreamedTransactionRun::decode,
                     PreparedTransactionMode.FAIL, 1L << 20);
             long changes = 0;

@@ -108,7 +108,7 @@ class LiveAssemblyIT {
     }
 
     private TransactionSpill diskSpill() {
-        return DiskSpill.open(SpillSettings.defaults("live").withDirectory(spillDirectory).withMemoryBufferBytes(16 * 1024));
+        return DiskSpill.open("live", SpillSettings.defaults("live").withDirectory(spillDirectory).withMemoryBufferBytes(16 * 1024));
     }
 
     private static void assertCommonOutcome(PostgresDatabase db, LiveAssembly live, Workload workload) {

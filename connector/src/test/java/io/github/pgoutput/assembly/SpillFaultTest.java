@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class SpillFaultTest extends AssemblerTestSupport {
 
     private Path file761() {
-        return spillDirectory.resolve("txn-761.spill");
+        return spillDirectory.resolve("test_slot.txn-761.spill");
     }
 
     private Script streamedThenPausedBeforeCommit() {
@@ -60,7 +60,8 @@ class SpillFaultTest extends AssemblerTestSupport {
 
     @Test
     void transactionOverTheSpillLimitFailsTheStreamAndNothingAfterItIsDelivered() {
-        spill = DiskSpill.open(SpillSettings.defaults("test_slot").withDirectory(spillDirectory).withLimits(40, SpillSettings.UNLIMITED));
+        spill = DiskSpill.open("test_slot",
+                SpillSettings.defaults("test_slot").withDirectory(spillDirectory).withLimits(40, SpillSettings.UNLIMITED));
         Script script = new Script()
                 .add(streamStart(761, true)).add(relation(761, 1, "t", "id")).add(insert(761, 1, "a")).add(insert(761, 1, "b"))
                 .add(insert(761, 1, "c")).add(streamStop())

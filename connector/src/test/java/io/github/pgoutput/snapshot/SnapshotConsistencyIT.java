@@ -109,7 +109,7 @@ class SnapshotConsistencyIT {
     private void streamUntilMarker(ReplicationSettings settings, Lsn consistentPoint, Map<String, Map<String, List<String>>> state)
             throws InterruptedException {
         try (ReplicationSession session = ReplicationSession.open(settings, consistentPoint);
-             DiskSpill spill = DiskSpill.open(SpillSettings.defaults("snap").withDirectory(spillDirectory))) {
+             DiskSpill spill = DiskSpill.open("snap", SpillSettings.defaults("snap").withDirectory(spillDirectory))) {
             PgOutputDecoder decoder = new PgOutputDecoder(session.protocol().decoderSettings());
             TransactionAssembler assembler = new TransactionAssembler(() -> {
                 WalFrame frame = session.readPending();

@@ -10,21 +10,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DiskSpillContractTest extends TransactionSpillContract {
 
+    private static final String SLOT = "contract_slot";
+
     @TempDir
     Path directory;
 
     @Override
     protected SpillSettings settings() {
-        return SpillSettings.defaults("contract_slot").withDirectory(directory).withMemoryBufferBytes(1024);
+        return SpillSettings.defaults(SLOT).withDirectory(directory).withMemoryBufferBytes(1024);
     }
 
     @Override
     protected TransactionSpill open(SpillSettings settings) {
-        return DiskSpill.open(settings);
+        return DiskSpill.open(SLOT, settings);
     }
 
     private Path fileOf(Xid xid) {
-        return DiskSpillFormat.fileOf(directory, xid);
+        return DiskSpillFormat.fileOf(directory, SLOT, xid);
     }
 
     @Override

@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** What only the disk backend promises: file layout, permissions, and errors that name paths. */
 class DiskSpillTest {
 
+    private static final String SLOT = "disk_slot";
     private static final Xid XID = Xid.of(761);
 
     @TempDir
@@ -32,12 +35,27 @@ class DiskSpillTest {
     }
 
     private DiskSpill open(SpillSettings settings) {
-        spill = DiskSpill.open(settings);
+        return open(SLOT, settings);
+    }
+
+    private DiskSpill open(String slotName, SpillSettings settings) {
+        spill = DiskSpill.open(slotName, settings);
         return spill;
     }
 
+    /** Each message as {@code <wal position>:<payload length>}. */
+    private static List<String> readAll(DiskSpill spill, Xid xid) {
+        List<String> messages = new ArrayList<>();
+        try (SpillReader reader = spill.read(xid)) {
+            for (SpilledMessage message = reader.next(); message != null; message = reader.next()) {
+                messages.add(message.walPosition() + ":" + message.payload().remaining());
+            }
+        }
+        return messages;
+    }
+
     private SpillSettings settings(Path directory) {
-        return SpillSettings.defaults("disk_slot").withDirectory(directory).withMemoryBufferBytes(0);
+        return SpillSettings.defaults(SLOT).withDirectory(directory).withMemoryBufferBytes(0);
     }
 
     @Test
@@ -52,7 +70,7 @@ class DiskSpillTest {
         open(settings(directory)).append(XID, XID, Lsn.of(1), ByteBuffer.wrap(new byte[] {1, 2, 3}));
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo("rwx------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(DiskSpillFormat.fileOf(directory, XID))))
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(DiskSpillFormat.fileOf(directory, SLOT, XID))))
                 .isEqualTo("rw-------");
     }
 
@@ -60,7 +78,7 @@ class DiskSpillTest {
     void writesOneFileOfVersionedFramesWithACrc32cPerTransaction() throws Exception {
         open(settings(temp)).append(XID, XID, Lsn.of(0x15757F8), ByteBuffer.wrap(new byte[] {'I', 7}));
 
-        byte[] file = Files.readAllBytes(temp.resolve("txn-761.spill"));
+        byte[] file = Files.readAllBytes(temp.resolve("disk_slot.txn-761.spill"));
 
         ByteBuffer frame = ByteBuffer.wrap(file);
         assertThat(file).hasSize(DiskSpillFormat.OVERHEAD_BYTES + 2);
@@ -79,18 +97,66 @@ class DiskSpillTest {
 
         spill.discard(XID);
 
-        assertThat(temp.resolve("txn-761.spill")).doesNotExist();
+        assertThat(temp.resolve("disk_slot.txn-761.spill")).doesNotExist();
     }
 
     @Test
-    void clearDeletesOnlySpillFiles() throws Exception {
-        Files.writeString(temp.resolve("txn-5.spill"), "left over");
+    void namesEachFileAfterTheSlotAndTheTransaction() {
+        open(settings(temp)).append(XID, XID, Lsn.of(1), ByteBuffer.allocate(4));
+
+        assertThat(temp.resolve("disk_slot.txn-761.spill")).isRegularFile();
+    }
+
+    @Test
+    void clearDeletesTheLeftoversOfItsOwnSlotOnly() throws Exception {
+        Files.writeString(temp.resolve("disk_slot.txn-5.spill"), "left over by an earlier run of this slot");
+        Files.writeString(temp.resolve("other_slot.txn-5.spill"), "another connector's");
+        Files.writeString(temp.resolve("disk_slot_b.txn-5.spill"), "a slot whose name starts like ours");
+        Files.writeString(temp.resolve("txn-5.spill"), "no slot name: cannot be told to be ours");
         Files.writeString(temp.resolve("notes.txt"), "not ours");
 
         open(settings(temp)).clear();
 
-        assertThat(temp.resolve("txn-5.spill")).doesNotExist();
+        assertThat(temp.resolve("disk_slot.txn-5.spill")).doesNotExist();
+        assertThat(temp.resolve("other_slot.txn-5.spill")).exists();
+        assertThat(temp.resolve("disk_slot_b.txn-5.spill")).exists();
+        assertThat(temp.resolve("txn-5.spill")).exists();
         assertThat(temp.resolve("notes.txt")).exists();
+    }
+
+    @Test
+    void connectorsSharingTheDirectoryKeepTheSameXidApartAndSurviveEachOthersStartUp() {
+        SpillSettings shared = settings(temp);
+        try (DiskSpill first = DiskSpill.open("first_slot", shared)) {
+            first.clear();
+            first.append(XID, XID, Lsn.of(1), ByteBuffer.wrap(new byte[] {1}));
+            try (DiskSpill second = DiskSpill.open("second_slot", shared)) {
+                second.clear();
+                second.append(XID, XID, Lsn.of(2), ByteBuffer.wrap(new byte[] {2, 2}));
+
+                assertThat(readAll(first, XID)).containsExactly("0/1:1");
+                assertThat(readAll(second, XID)).containsExactly("0/2:2");
+            }
+            assertThat(readAll(first, XID)).as("after the other connector closed").containsExactly("0/1:1");
+        }
+    }
+
+    @Test
+    void closeDeletesOnlyTheFilesOfItsOwnTransactions() {
+        DiskSpill earlier = DiskSpill.open(SLOT, settings(temp));
+        open(settings(temp)).clear();
+        spill.append(XID, XID, Lsn.of(1), ByteBuffer.wrap(new byte[] {1}));
+
+        earlier.close();
+
+        assertThat(readAll(spill, XID)).as("the newer spill of the same slot (a restarted task) keeps its file")
+                .containsExactly("0/1:1");
+    }
+
+    @Test
+    void refusesASlotNameThatIsNoReplicationSlotName() {
+        assertThatThrownBy(() -> open("../escape", settings(temp))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("slot.name '../escape'");
     }
 
     @Test
@@ -110,7 +176,7 @@ class DiskSpillTest {
         Files.writeString(directory, "not a directory");
 
         assertThatThrownBy(() -> spill.append(XID, XID, Lsn.of(1), ByteBuffer.allocate(4))).isInstanceOf(SpillException.class)
-                .hasMessageContaining(DiskSpillFormat.fileOf(directory, XID).toString())
+                .hasMessageContaining(DiskSpillFormat.fileOf(directory, SLOT, XID).toString())
                 .hasMessageContaining("spill.directory");
         assertThatThrownBy(() -> spill.read(XID)).as("nothing half-written is ever read back").isInstanceOf(SpillException.class);
         Files.delete(directory);
@@ -119,7 +185,7 @@ class DiskSpillTest {
 
     @Test
     void frameLargerThanTheFrontBufferIsWrittenThroughAndReadBack() {
-        open(SpillSettings.defaults("disk_slot").withDirectory(temp).withMemoryBufferBytes(16));
+        open(SpillSettings.defaults(SLOT).withDirectory(temp).withMemoryBufferBytes(16));
         byte[] big = new byte[3 * FrameReader.READ_BUFFER_BYTES + 5];
         big[big.length - 1] = 42;
         spill.append(XID, XID, Lsn.of(1), ByteBuffer.allocate(3));

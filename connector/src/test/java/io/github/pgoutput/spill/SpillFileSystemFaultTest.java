@@ -46,7 +46,8 @@ class SpillFileSystemFaultTest {
     @Test
     void fullFileSystemFailsTheAppendNamingThePathAndTheLimitAndNothingIsReadBack() {
         Xid xid = Xid.of(761);
-        DiskSpill spill = DiskSpill.open(SpillSettings.defaults("full_slot").withDirectory(mountPoint).withMemoryBufferBytes(64 * 1024));
+        DiskSpill spill = DiskSpill.open("full_slot",
+                SpillSettings.defaults("full_slot").withDirectory(mountPoint).withMemoryBufferBytes(64 * 1024));
         ByteBuffer change = ByteBuffer.allocate(32 * 1024);
 
         assertThatThrownBy(() -> {
@@ -55,22 +56,22 @@ class SpillFileSystemFaultTest {
             }
         }).isInstanceOf(SpillException.class)
                 .hasMessageContaining("No space left on device")
-                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, xid).toString())
+                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, "full_slot", xid).toString())
                 .hasMessageContaining("spill.max.total.bytes");
         assertThatThrownBy(() -> spill.read(xid)).isInstanceOf(SpillException.class);
         spill.close();
-        assertThat(mountPoint.resolve("txn-761.spill")).doesNotExist();
+        assertThat(mountPoint.resolve("full_slot.txn-761.spill")).doesNotExist();
     }
 
     @Test
     void readOnlyFileSystemFailsTheAppendNamingThePathAndNothingIsReadBack() throws Exception {
         Xid xid = Xid.of(762);
-        DiskSpill spill = DiskSpill.open(SpillSettings.defaults("ro_slot").withDirectory(mountPoint).withMemoryBufferBytes(0));
+        DiskSpill spill = DiskSpill.open("ro_slot", SpillSettings.defaults("ro_slot").withDirectory(mountPoint).withMemoryBufferBytes(0));
         assertThat(run("mount", "-o", "remount,ro", mountPoint.toString())).isZero();
 
         assertThatThrownBy(() -> spill.append(xid, xid, Lsn.of(1), ByteBuffer.allocate(16))).isInstanceOf(SpillException.class)
                 .hasMessageContaining("Read-only file system")
-                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, xid).toString())
+                .hasMessageContaining(DiskSpillFormat.fileOf(mountPoint, "ro_slot", xid).toString())
                 .hasMessageContaining("spill.directory");
         assertThatThrownBy(() -> spill.read(xid)).isInstanceOf(SpillException.class);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class TransactionSpillsTest {
         @Override
         public TransactionSpill open(SpillContext context) {
             seen = context;
-            return DiskSpill.open(context.settings());
+            return DiskSpill.open(context.slotName(), context.settings());
         }
     }
 
@@ -59,5 +60,49 @@ class TransactionSpillsTest {
     void classThatIsNoFactoryFailsNamingTheInterface() {
         assertThatThrownBy(() -> TransactionSpills.open(context(String.class.getName()))).isInstanceOf(SpillException.class)
                 .hasMessageContaining(TransactionSpillFactory.class.getName());
+    }
+
+    /** Set by the static initialisers below: proof that the class was initialised. */
+    static final AtomicBoolean INITIALISED = new AtomicBoolean();
+
+    /** Not a backend, with a static initialiser that has a side effect. */
+    public static final class NotAFactoryWithSideEffect {
+        static {
+            INITIALISED.set(true);
+        }
+    }
+
+    @Test
+    void classThatIsNoFactoryIsRefusedWithoutRunningItsStaticInitialiser() {
+        String name = NotAFactoryWithSideEffect.class.getName();
+
+        assertThatThrownBy(() -> TransactionSpills.open(context(name))).isInstanceOf(SpillException.class)
+                .hasMessageContaining("spill.backend").hasMessageContaining(name)
+                .hasMessageContaining(TransactionSpillFactory.class.getName());
+        assertThat(INITIALISED).as("static initialiser of " + name + " ran").isFalse();
+    }
+
+    /** A backend whose static initialiser throws. */
+    public static final class FactoryFailingToInitialise implements TransactionSpillFactory {
+        static {
+            fail();
+        }
+
+        private static void fail() {
+            throw new IllegalStateException("no licence file");
+        }
+
+        @Override
+        public TransactionSpill open(SpillContext context) {
+            throw new AssertionError("never created");
+        }
+    }
+
+    @Test
+    void factoryWhoseStaticInitialiserThrowsFailsNamingTheKeyTheClassAndTheCause() {
+        String name = FactoryFailingToInitialise.class.getName();
+
+        assertThatThrownBy(() -> TransactionSpills.open(context(name))).isInstanceOf(SpillException.class)
+                .hasMessageContaining("spill.backend class " + name).hasMessageContaining("no licence file");
     }
 }
