@@ -4,10 +4,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiPredicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
@@ -32,6 +34,8 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the changes of a delivery into Kafka record contents in Debezium's change-event format:
@@ -43,13 +47,16 @@ import org.apache.kafka.connect.errors.ConnectException;
  *   <li>Truncate: one record per truncated table, op {@code t}, no key, no before/after.</li>
  *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}.</li>
  * </ul>
- * Schemas are cached per relation id and get a new version whenever the table's Relation message changes
- * (ALTER TABLE). The builder also counts records per table for the transaction block and the END record of the
+ * The key holds the columns {@link KeyColumns} chooses (message.key.columns, primary key, replica identity index, or
+ * none: a null key), for snapshot rows and streamed changes alike. Schemas are cached per relation id and get a new
+ * version whenever the table's Relation message or its key changes (ALTER TABLE). The builder also counts records per table for the transaction block and the END record of the
  * current delivery.
  *
  * <p>Not thread-safe: used by the task's poll thread only.
  */
 final class ChangeRecordBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(ChangeRecordBuilder.class);
 
     static final String OP_CREATE = "c";
     static final String OP_UPDATE = "u";
@@ -69,6 +76,7 @@ final class ChangeRecordBuilder {
     private final AvroNames names;
     private final PostgresTypeMapper types;
     private final ColumnTypes columnTypes;
+    private final KeyColumns keyColumns;
     private final boolean tombstones;
     private final BiPredicate<String, String> captured;
     private final Schema sourceSchema;
@@ -77,6 +85,8 @@ final class ChangeRecordBuilder {
     private final Schema messageValueSchema;
     private final Map<Long, TableSchema> schemas = new HashMap<>();
     private final Map<Long, Integer> versions = new HashMap<>();
+    /** Table versions whose keyless records were logged: once each is enough to name the cause. */
+    private final Set<TableSchema> warnedKeyless = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<String, Long> perTopicCounts = new LinkedHashMap<>();
     private Delivery countedDelivery;
     private long deliveryOrder;
@@ -90,10 +100,12 @@ final class ChangeRecordBuilder {
      * @param columnTypes the types of a table's columns, read from the catalog once per new table schema
      * @param captured   whether a table (schema, name) is captured (table.include.list / table.exclude.list); changes
      *                   of other tables give no records
+     * @param keyColumns the key columns {@code message.key.columns} names; other tables are keyed by their primary key
+     *                   or replica identity index as the catalog of {@code columnTypes} has them
      */
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
-                        BiPredicate<String, String> captured) {
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns) {
         this.serverName = Objects.requireNonNull(serverName);
         this.database = Objects.requireNonNull(database);
         this.version = Objects.requireNonNull(version);
@@ -101,6 +113,7 @@ final class ChangeRecordBuilder {
         this.names = Objects.requireNonNull(names);
         this.types = Objects.requireNonNull(types);
         this.columnTypes = Objects.requireNonNull(columnTypes);
+        this.keyColumns = new KeyColumns(columnTypes.catalog(), keyColumns);
         this.tombstones = tombstones;
         this.captured = Objects.requireNonNull(captured);
         sourceSchema = SchemaBuilder.struct().name(names.fullName("Source"))
@@ -134,6 +147,16 @@ final class ChangeRecordBuilder {
     }
 
     /**
+     * A builder that names no key columns: every table is keyed by its primary key or replica identity index. The
+     * task's constructor until it passes {@code config.messageKeyColumns()} to the one above.
+     */
+    ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured) {
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, MessageKeyColumns.NONE);
+    }
+
+    /**
      * The records of one change, in order.
      *
      * @param firstOrder the 1-based position in its delivery of the first record built here ({@code pg.tx_order});
@@ -153,13 +176,13 @@ final class ChangeRecordBuilder {
         if (message instanceof Insert insert) {
             TableSchema table = schemaOf(event.relation());
             Struct after = table.row(insert.newTuple(), null);
-            drafts.add(change(table, OP_CREATE, null, after, table.key(after), event, delivery));
+            drafts.add(change(table, OP_CREATE, null, after, key(table, after), event, delivery));
         } else if (message instanceof Update update) {
             update(event, delivery, update, drafts);
         } else if (message instanceof Delete delete) {
             TableSchema table = schemaOf(event.relation());
             Struct before = before(table, delete.oldTuple());
-            Struct key = table.key(before);
+            Struct key = key(table, before);
             drafts.add(change(table, OP_DELETE, before, null, key, event, delivery));
             addTombstone(table, key, drafts);
         } else if (message instanceof Truncate) {
@@ -194,7 +217,7 @@ final class ChangeRecordBuilder {
         }
         TableSchema schema = snapshotSchema;
         Struct after = schema.rowFromText(row.values());
-        Struct key = schema.key(after);
+        Struct key = key(schema, after);
         long now = System.currentTimeMillis();
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
@@ -271,8 +294,10 @@ final class ChangeRecordBuilder {
         boolean fullOld = update.oldTuple().map(o -> o.kind() == OldTuple.Kind.FULL).orElse(false);
         Struct after = table.row(update.newTuple(), fullOld ? old : null);
         Struct before = update.oldTuple().map(o -> before(table, o)).orElse(null);
-        Struct newKey = table.key(after);
-        Struct oldKey = before == null ? null : table.key(before);
+        Struct newKey = key(table, after);
+        // Null too when the old tuple holds the replica identity index's columns but the key is the primary key:
+        // then whether the key changed is unknown, and the change stays one update.
+        Struct oldKey = before == null ? null : key(table, before);
         if (oldKey != null && !oldKey.equals(newKey)) {
             drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery));
             addTombstone(table, oldKey, drafts);
@@ -280,6 +305,19 @@ final class ChangeRecordBuilder {
             return;
         }
         drafts.add(change(table, OP_UPDATE, before, after, newKey, event, delivery));
+    }
+
+    /** The row's key; null without one, logged once per table version when the table has a key the row cannot fill. */
+    private Struct key(TableSchema table, Struct row) {
+        Struct key = table.key(row);
+        if (key == null && row != null && table.keySchema() != null && warnedKeyless.add(table)) {
+            log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it happens"
+                    + " when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old tuple then"
+                    + " holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the index's columns"
+                    + " in message.key.columns. Logged once per table schema version", table.qualifiedName(),
+                    table.keyColumns().columns(), table.keyColumns().origin());
+        }
+        return key;
     }
 
     private static Struct before(TableSchema table, OldTuple old) {
@@ -358,13 +396,15 @@ final class ChangeRecordBuilder {
     /** The schemas for this Relation; a new version when it differs from the one cached for its relation id. */
     TableSchema schemaOf(Relation relation) {
         TableSchema cached = schemas.get(relation.relationId());
-        if (cached != null && relationsMatch(cached.relation(), relation)) {
+        // Read again for each new Relation message: an index or replica identity change makes PostgreSQL send one.
+        KeyColumns.Choice key = keyColumns.of(relation);
+        if (cached != null && relationsMatch(cached.relation(), relation) && cached.keyColumns().equals(key)) {
             return cached;
         }
         // Types first: a failed catalog read must not use up a version number.
         List<PgColumnType> typesOfColumns = columnTypes.of(relation);
         int next = versions.merge(relation.relationId(), 1, Integer::sum);
-        TableSchema built = new TableSchema(relation, next, names, types, typesOfColumns, sourceSchema, transactionSchema,
+        TableSchema built = new TableSchema(relation, key, next, names, types, typesOfColumns, sourceSchema, transactionSchema,
                 topics.table(relation.namespace(), relation.relationName()));
         schemas.put(relation.relationId(), built);
         return built;
@@ -373,7 +413,7 @@ final class ChangeRecordBuilder {
     /**
      * Equal apart from the xid prefix, which differs between a streamed and a plain copy of the same definition, and
      * the replica identity setting, which the snapshot's relation does not know: what the schemas depend on of it,
-     * the key flags, is in the columns.
+     * the key flags (which columns a key-only old tuple holds), is in the columns.
      */
     private static boolean relationsMatch(Relation a, Relation b) {
         return a.namespace().equals(b.namespace()) && a.relationName().equals(b.relationName())

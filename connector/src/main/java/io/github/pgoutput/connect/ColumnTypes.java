@@ -44,6 +44,11 @@ final class ColumnTypes {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
     }
 
+    /** The catalog the types are read from; the record builder reads table keys from the same one. */
+    TypeCatalog catalog() {
+        return catalog;
+    }
+
     /** The types of the columns of {@code relation}, in column order; reads the table's user types from the catalog again. */
     List<PgColumnType> of(Relation relation) {
         Set<Long> user = new LinkedHashSet<>();

@@ -55,6 +55,16 @@ final class ConfigValidators {
         }, () -> "comma-separated regular expressions");
     }
 
+    static ConfigDef.Validator messageKeyColumns() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            try {
+                MessageKeyColumns.parse(value == null ? null : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }, () -> "<schema.table regex>:<column>[,<column>...] entries separated by ';'");
+    }
+
     static ConfigDef.Validator spillBackendValidator() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             String text = value == null ? "" : value.toString();

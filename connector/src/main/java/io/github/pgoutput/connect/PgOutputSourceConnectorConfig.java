@@ -180,6 +180,18 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
     private static final String TOMBSTONES_ON_DELETE_DISPLAY = "Tombstones on delete";
 
+    public static final String MESSAGE_KEY_COLUMNS_CONFIG = "message.key.columns";
+    private static final String MESSAGE_KEY_COLUMNS_DOC = "The columns that form the record key of some tables, as "
+            + "<regex>:<column>[,<column>...] entries separated by ';', for example "
+            + "inventory.customers:pk1,pk2;(.*).purchaseorders:pk3. Each regex is matched against the whole "
+            + "schema.table name; the first matching entry gives the key's columns, in its order, as optional key "
+            + "fields (a NULL value stays NULL in the key). A table without an entry is keyed by its primary key, "
+            + "else by its REPLICA IDENTITY USING INDEX index, else its records have a null key; REPLICA IDENTITY "
+            + "FULL widens only 'before'. An entry naming a column the table does not publish is logged as a WARN "
+            + "and the table keyed as without it.";
+    private static final String MESSAGE_KEY_COLUMNS_DEFAULT = "";
+    private static final String MESSAGE_KEY_COLUMNS_DISPLAY = "Message key columns";
+
     public static final String UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG = "unavailable.value.placeholder";
     private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DOC = "Value written for a column PostgreSQL did not "
             + "send because it is an unchanged TOASTed value (strings as this text, bytes as its UTF-8 bytes).";
@@ -357,6 +369,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(TOMBSTONES_ON_DELETE_CONFIG, Type.BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT,
                 Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS, ++order, Width.SHORT,
                 TOMBSTONES_ON_DELETE_DISPLAY);
+        def.define(MESSAGE_KEY_COLUMNS_CONFIG, Type.STRING, MESSAGE_KEY_COLUMNS_DEFAULT,
+                ConfigValidators.messageKeyColumns(), Importance.MEDIUM, MESSAGE_KEY_COLUMNS_DOC, GROUP_RECORDS, ++order,
+                Width.LONG, MESSAGE_KEY_COLUMNS_DISPLAY);
         def.define(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG, Type.STRING, UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT,
                 new ConfigDef.NonEmptyString(), Importance.LOW, UNAVAILABLE_VALUE_PLACEHOLDER_DOC, GROUP_RECORDS,
                 ++order, Width.MEDIUM, UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY);
@@ -539,6 +554,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public boolean tombstonesOnDelete() {
         return getBoolean(TOMBSTONES_ON_DELETE_CONFIG);
+    }
+
+    /** The parsed {@code message.key.columns}; {@link MessageKeyColumns#NONE} when empty. */
+    public MessageKeyColumns messageKeyColumns() {
+        return MessageKeyColumns.parse(getString(MESSAGE_KEY_COLUMNS_CONFIG));
     }
 
     public String unavailableValuePlaceholder() {

@@ -16,16 +16,17 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 
 /**
- * The Connect schemas of one version of one table, built from its Relation message alone: the key (the columns the
- * Relation flags as part of the replica identity key: the primary key, or the REPLICA IDENTITY USING INDEX columns;
- * with REPLICA IDENTITY FULL every column), the row ({@code before}/{@code after}) and the envelope. Turns tuples into
- * {@link Struct}s with the converters module.
+ * The Connect schemas of one version of one table, built from its Relation message and its key choice
+ * ({@link KeyColumns}: named columns, primary key, replica identity index, or none): the key, the row
+ * ({@code before}/{@code after}) and the envelope. Turns tuples into {@link Struct}s with the converters module.
+ * The Relation's own key flags (the replica identity) say only which columns a key-only old tuple carries.
  *
  * <p>Immutable and thread-safe.
  */
 final class TableSchema {
 
     private final Relation relation;
+    private final KeyColumns.Choice keyColumns;
     private final int version;
     private final ColumnConverter[] converters;
     private final Schema keySchema;
@@ -35,12 +36,14 @@ final class TableSchema {
     private final String topic;
 
     /**
+     * @param keyColumns  the key's columns, each one of {@code relation}'s (see {@link KeyColumns})
      * @param columnTypes the type of each column of {@code relation}, in column order (see {@link ColumnTypes})
      * @param topic       the topic the table's records go to
      */
-    TableSchema(Relation relation, int version, AvroNames names, PostgresTypeMapper types, List<PgColumnType> columnTypes,
-                Schema sourceSchema, Schema transactionSchema, String topic) {
+    TableSchema(Relation relation, KeyColumns.Choice keyColumns, int version, AvroNames names, PostgresTypeMapper types,
+                List<PgColumnType> columnTypes, Schema sourceSchema, Schema transactionSchema, String topic) {
         this.relation = relation;
+        this.keyColumns = keyColumns;
         this.version = version;
         this.topic = topic;
         List<RelationColumn> columns = relation.columns();
@@ -48,18 +51,18 @@ final class TableSchema {
         SchemaBuilder key = SchemaBuilder.struct().name(names.key(relation.namespace(), relation.relationName())).version(version);
         SchemaBuilder row = SchemaBuilder.struct().name(names.value(relation.namespace(), relation.relationName())).version(version)
                 .optional();
-        boolean hasKey = false;
         for (int i = 0; i < columns.size(); i++) {
-            RelationColumn column = columns.get(i);
             converters[i] = types.converterFor(columnTypes.get(i));
-            String field = column.name();
-            row.field(field, converters[i].schema(true));
-            if (column.partOfKey()) {
-                key.field(field, converters[i].schema(false));
-                hasKey = true;
-            }
+            row.field(columns.get(i).name(), converters[i].schema(true));
         }
-        keySchema = hasKey ? key.build() : null;
+        for (String name : keyColumns.columns()) {
+            int index = indexOf(name);
+            if (index < 0) {
+                throw new IllegalArgumentException("key column " + name + " is not a column of " + qualifiedName());
+            }
+            key.field(name, converters[index].schema(keyColumns.optional()));
+        }
+        keySchema = keyColumns.isKeyed() ? key.build() : null;
         rowSchema = row.build();
         rowFields = rowSchema.fields();
         envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName())).version(version)
@@ -80,11 +83,15 @@ final class TableSchema {
         return topic;
     }
 
+    KeyColumns.Choice keyColumns() {
+        return keyColumns;
+    }
+
     int version() {
         return version;
     }
 
-    /** Null when the table has no key columns (no primary key and no replica identity index). */
+    /** Null when the table has no key columns (none named, no primary key and no replica identity index). */
     Schema keySchema() {
         return keySchema;
     }
@@ -149,27 +156,39 @@ final class TableSchema {
         return row;
     }
 
-    /** The key Struct taken from a row Struct, or null when the table has no key. */
+    /**
+     * The key Struct taken from a row Struct, or null when the table has no key or the row lacks a value of a key
+     * column that must have one: a key-only old tuple carries the replica identity's columns, which are not the
+     * primary key when REPLICA IDENTITY USING INDEX names another index. A named ({@code message.key.columns}) column
+     * that is NULL stays NULL in the key.
+     */
     Struct key(Struct row) {
         if (keySchema == null || row == null) {
             return null;
         }
         Struct key = new Struct(keySchema);
-        for (RelationColumn column : relation.columns()) {
-            if (column.partOfKey()) {
-                Object value = row.get(column.name());
-                if (value == null) {
-                    throw new ConnectException("key column " + column.name() + " of " + qualifiedName() + " is NULL or was not"
-                            + " sent; a replica identity key column must have a value");
-                }
-                key.put(column.name(), value);
+        for (Field field : keySchema.fields()) {
+            Object value = row.get(field.name());
+            if (value == null && !field.schema().isOptional()) {
+                return null;
             }
+            key.put(field, value);
         }
         return key;
     }
 
     String qualifiedName() {
         return relation.namespace() + "." + relation.relationName();
+    }
+
+    private int indexOf(String column) {
+        List<RelationColumn> columns = relation.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(column)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private Object convert(int index, ColumnValue value) {
