@@ -348,7 +348,8 @@ public class PgOutputSourceTask extends SourceTask {
         return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), TopicNames.of(config),
                 new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
                 new ColumnTypes(pipeline.typeCatalog()),
-                config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(include, exclude, schema + "." + table));
+                config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(include, exclude, schema + "." + table),
+                config.messageKeyColumns());
     }
 
     /** Opens the stream, the assembler and the emitter from the durable position. */
