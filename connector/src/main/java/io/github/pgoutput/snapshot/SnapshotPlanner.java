@@ -77,8 +77,8 @@ public final class SnapshotPlanner {
                     + " connection that has not noticed yet that its client is gone (at most wal_sender_timeout). It is dropped"
                     + " for a new snapshot once it is released; if another consumer reads it, stop that consumer");
         }
-        return new SnapshotPlan(action, true, "the previous snapshot did not finish and its exported snapshot is gone: drop replication slot '"
-                + slotName + "' (created by this connector at " + inProgress.slotConsistentPoint() + ", never streamed from), " + then);
+        return new SnapshotPlan(action, true, "the previous snapshot did not finish and its exported snapshot is gone; the slot is"
+                + " the one this connector created at " + inProgress.slotConsistentPoint() + " and was never streamed from: drop it, " + then);
     }
 
     private static SnapshotPlan decideAt(SnapshotMode mode, StoredOffset.At at, SlotState slot, String slotName) {
