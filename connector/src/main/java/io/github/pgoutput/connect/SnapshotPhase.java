@@ -18,6 +18,7 @@ import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ExportedSnapshot;
 import io.github.pgoutput.snapshot.SlotState;
+import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.SnapshotPlanner;
 import io.github.pgoutput.snapshot.SnapshotReader;
@@ -25,6 +26,7 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
 import io.github.pgoutput.snapshot.SnapshotTables;
 import io.github.pgoutput.snapshot.StoredOffset;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * of streaming, op {@code r}, {@code source.snapshot} {@code first}
  * on the very first record of the whole snapshot, {@code last} on the very last, {@code true} on the others (as
  * Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the consistent point. Offsets: every
- * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress()}); the last carries the
+ * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress(Lsn)}); the last carries the
  * position {@code lsn} = consistent point. A task that dies before the last record's offset is committed takes the
  * snapshot again with a new slot, and the rows emitted before come again (at-least-once).
  *
@@ -81,8 +83,11 @@ final class SnapshotPhase implements AutoCloseable {
      * What to do at start-up, from {@code snapshot.mode}, the stored offset and the slot.
      *
      * @param stored the stored offset, or null when none is stored
-     * @throws io.github.pgoutput.snapshot.SnapshotException naming {@code snapshot.mode=when_needed} when the stored
-     *                                                       offset cannot be honoured in the configured mode
+     * @throws SnapshotException  naming {@code snapshot.mode=when_needed} when the stored offset cannot be honoured in
+     *                             the configured mode ({@code MODE_CONFLICT}), or naming the slot and the choices when a
+     *                             snapshot would have to drop a slot not shown to be this connector's own and unused
+     *                             ({@code SLOT_NOT_OWNED})
+     * @throws RetriableException when that slot is this connector's own but a walsender still holds it
      */
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
@@ -91,7 +96,7 @@ final class SnapshotPhase implements AutoCloseable {
         if (stored == null) {
             offset = new StoredOffset.Absent();
         } else if (SourceOffsets.isSnapshotInProgress(stored)) {
-            offset = new StoredOffset.SnapshotInProgress();
+            offset = new StoredOffset.SnapshotInProgress(SourceOffsets.snapshotLsn(stored));
         } else {
             Position position = SourceOffsets.decode(stored);
             storedLsn = position.lsn();
@@ -101,8 +106,18 @@ final class SnapshotPhase implements AutoCloseable {
         try (Connection sql = PgConnections.openSql(settings)) {
             slot = slotState(sql, settings.slotName(), storedLsn);
         }
-        return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
-                settings.slotName());
+        try {
+            return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
+                    settings.slotName());
+        } catch (SnapshotException e) {
+            if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
+                // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself.
+                throw new RetriableException(e.getMessage(), e);
+            }
+            // MODE_CONFLICT, SLOT_NOT_OWNED: no SQLState, so the task's classifier makes them permanent, as they are
+            // until a user acts as the message says.
+            throw e;
+        }
     }
 
     /**
@@ -114,7 +129,7 @@ final class SnapshotPhase implements AutoCloseable {
      */
     private static SlotState slotState(Connection sql, String slotName, Lsn storedLsn) throws SQLException {
         try (PreparedStatement st = sql.prepareStatement(
-                "SELECT wal_status, confirmed_flush_lsn::text, restart_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+                "SELECT wal_status, confirmed_flush_lsn::text, restart_lsn::text, active FROM pg_replication_slots WHERE slot_name = ?")) {
             st.setString(1, slotName);
             try (ResultSet rs = st.executeQuery()) {
                 if (!rs.next()) {
@@ -129,7 +144,7 @@ final class SnapshotPhase implements AutoCloseable {
                     confirmed = confirmed.isAfter(storedLsn) ? storedLsn : confirmed;
                     restart = restart.isAfter(storedLsn) ? storedLsn : restart;
                 }
-                return new SlotState.Usable(confirmed, restart);
+                return new SlotState.Usable(confirmed, restart, rs.getBoolean(4));
             }
         }
     }
@@ -181,7 +196,7 @@ final class SnapshotPhase implements AutoCloseable {
      */
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
         while (truncatesEmitted < reader.tables().size() && out.size() < room) {
-            add(builder.snapshotTruncate(reader.tables().get(truncatesEmitted++), consistentPoint), SourceOffsets.snapshotInProgress(), out);
+            add(builder.snapshotTruncate(reader.tables().get(truncatesEmitted++), consistentPoint), inProgress(), out);
         }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
@@ -194,13 +209,21 @@ final class SnapshotPhase implements AutoCloseable {
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
             Draft draft = builder.snapshotRow(row, consistentPoint);
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
-                    : SourceOffsets.snapshotInProgress();
+                    : inProgress();
             add(draft, offset, out);
             if (last) {
                 finish();
             }
         }
         return done;
+    }
+
+    /**
+     * The offset of every record but the last. It names the slot's consistent point, the proof a restarted task needs
+     * before it may drop the slot (see SnapshotPlanner). A temporary slot (initial_only) is gone by then anyway.
+     */
+    private Map<String, Object> inProgress() {
+        return SourceOffsets.snapshotInProgress(consistentPoint);
     }
 
     private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out) {

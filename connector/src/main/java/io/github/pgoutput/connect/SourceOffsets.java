@@ -36,8 +36,10 @@ import io.github.pgoutput.pgoutput.Lsn;
  *       delivery is emitted again from its first record instead of skipping by a number that now means another
  *       record.</li>
  * While the initial snapshot is emitted, every record but its last carries {@code snapshot = "in_progress"} with
- * {@code lsn} 0/0: a restart then knows the snapshot did not finish and takes it again (its exported snapshot died
- * with its connection). The snapshot's last record carries the plain position {@code lsn} = the slot's consistent
+ * {@code lsn} 0/0 and {@code snapshot_lsn} = the consistent point of the slot the connector created for it: a restart
+ * then knows the snapshot did not finish and takes it again (its exported snapshot died with its connection), and
+ * may drop the slot only while its {@code confirmed_flush_lsn} is still that point (nobody has streamed from it).
+ * Offsets written before {@code snapshot_lsn} existed lack it and still decode. The snapshot's last record carries the plain position {@code lsn} = the slot's consistent
  * point, where streaming starts.
  *
  * <p>Any other field, a missing {@code lsn}, or a malformed value is an error: an offset this code cannot read
@@ -58,9 +60,11 @@ public final class SourceOffsets {
     public static final String OFFSET_SNAPSHOT = "snapshot";
     /** The only value of {@link #OFFSET_SNAPSHOT}. */
     public static final String SNAPSHOT_IN_PROGRESS = "in_progress";
+    /** With {@link #OFFSET_SNAPSHOT}: the consistent point of the slot created for the snapshot in progress. */
+    public static final String OFFSET_SNAPSHOT_LSN = "snapshot_lsn";
 
     private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
-            OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT);
+            OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN);
 
     private SourceOffsets() {
     }
@@ -142,12 +146,46 @@ public final class SourceOffsets {
         return offset;
     }
 
-    /** The offset of a snapshot record that is not the snapshot's last: the snapshot is in progress. */
+    /**
+     * The offset of a snapshot record that is not the snapshot's last, as versions before {@code snapshot_lsn} wrote
+     * it: the snapshot is in progress, on a slot whose consistent point is not recorded.
+     */
     public static Map<String, Object> snapshotInProgress() {
         Map<String, Object> offset = new LinkedHashMap<>();
         offset.put(OFFSET_LSN, Lsn.INVALID.toString());
         offset.put(OFFSET_SNAPSHOT, SNAPSHOT_IN_PROGRESS);
         return offset;
+    }
+
+    /**
+     * The offset of a snapshot record that is not the snapshot's last: the snapshot is in progress, on the slot this
+     * connector created at {@code slotConsistentPoint}.
+     */
+    public static Map<String, Object> snapshotInProgress(Lsn slotConsistentPoint) {
+        if (!slotConsistentPoint.isValid()) {
+            throw new IllegalArgumentException("a slot's consistent point is a valid LSN, not " + slotConsistentPoint);
+        }
+        Map<String, Object> offset = snapshotInProgress();
+        offset.put(OFFSET_SNAPSHOT_LSN, slotConsistentPoint.toString());
+        return offset;
+    }
+
+    /**
+     * The consistent point of the slot created for the snapshot in progress, from an offset for which
+     * {@link #isSnapshotInProgress} is true; {@link Lsn#INVALID} when the offset does not record it (written by an
+     * earlier version).
+     *
+     * @throws ConnectException when the field is not an LSN, or is present on an offset without {@code snapshot}
+     */
+    public static Lsn snapshotLsn(Map<String, ?> offset) {
+        Lsn lsn = lsnField(offset, OFFSET_SNAPSHOT_LSN);
+        if (lsn == null) {
+            return Lsn.INVALID;
+        }
+        if (!isSnapshotInProgress(offset)) {
+            throw invalid(offset, OFFSET_SNAPSHOT_LSN, "is present without " + OFFSET_SNAPSHOT + " = '" + SNAPSHOT_IN_PROGRESS + "'");
+        }
+        return lsn;
     }
 
     /**
@@ -182,9 +220,10 @@ public final class SourceOffsets {
             if (!OFFSET_FIELDS.contains(field)) {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
                         + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
-                        + ", " + OFFSET_SNAPSHOT + "); was it written by a newer version?");
+                        + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + "); was it written by a newer version?");
             }
         }
+        snapshotLsn(offset); // validates the field, which says nothing about the position
         Lsn lsn = lsnField(offset, OFFSET_LSN);
         if (lsn == null) {
             throw invalid(offset, OFFSET_LSN, "is missing");

@@ -44,8 +44,8 @@ public final class ExportedSnapshot implements AutoCloseable {
 
     /**
      * Creates the slot {@code settings.slotName()} for pgoutput with an exported snapshot (and two-phase decoding when
-     * {@code settings.twoPhase()}), using the PostgreSQL 15+ command syntax, since pgjdbc's builder cannot ask for
-     * TWO_PHASE (spec 5.3, 8.5).
+     * {@code settings.twoPhase()}), in the command syntax of the server's version ({@link #createSlotCommand}); the
+     * command is sent directly, since pgjdbc's builder cannot ask for TWO_PHASE (spec 5.3, 8.5).
      *
      * @param temporary true for a slot that disappears with this connection (for a snapshot without streaming)
      * @param timeout   how long slot creation may wait for open transactions; at most the connection's socket
@@ -57,10 +57,11 @@ public final class ExportedSnapshot implements AutoCloseable {
      */
     public static ExportedSnapshot create(ReplicationSettings settings, boolean temporary, Duration timeout) throws SQLException {
         Objects.requireNonNull(settings, "settings");
-        String command = "CREATE_REPLICATION_SLOT " + settings.slotName() + (temporary ? " TEMPORARY" : "")
-                + " LOGICAL pgoutput (SNAPSHOT 'export'" + (settings.twoPhase() ? ", TWO_PHASE" : "") + ")";
         Connection replication = PgConnections.openReplication(settings);
         try (Statement st = replication.createStatement()) {
+            // From the server_version the server reported at connection start: no query on the walsender.
+            String command = createSlotCommand(settings.slotName(), temporary, settings.twoPhase(),
+                    replication.getMetaData().getDatabaseMajorVersion());
             st.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
             try (ResultSet rs = st.executeQuery(command)) {
                 rs.next();
@@ -84,6 +85,27 @@ public final class ExportedSnapshot implements AutoCloseable {
             closeQuietly(replication);
             throw e;
         }
+    }
+
+    /**
+     * The {@code CREATE_REPLICATION_SLOT} command for a pgoutput slot with an exported snapshot. PostgreSQL 15 added the
+     * parenthesized option list, and TWO_PHASE exists only there; PostgreSQL 14 knows only the older form
+     * {@code ... LOGICAL pgoutput EXPORT_SNAPSHOT}, which it gets here (15 and later still accept it, but take the
+     * documented form).
+     *
+     * @param serverMajor the server's major version, 14 or later
+     * @throws IllegalArgumentException for two-phase decoding before PostgreSQL 15 (refused earlier, by the protocol
+     *                                  negotiation, with a message naming the setting)
+     */
+    static String createSlotCommand(String slotName, boolean temporary, boolean twoPhase, int serverMajor) {
+        String head = "CREATE_REPLICATION_SLOT " + slotName + (temporary ? " TEMPORARY" : "") + " LOGICAL pgoutput";
+        if (serverMajor >= 15) {
+            return head + " (SNAPSHOT 'export'" + (twoPhase ? ", TWO_PHASE" : "") + ")";
+        }
+        if (twoPhase) {
+            throw new IllegalArgumentException("a two-phase slot needs PostgreSQL 15 or later, the server is PostgreSQL " + serverMajor);
+        }
+        return head + " EXPORT_SNAPSHOT";
     }
 
     /** The backends with a transaction id and the prepared transactions, as one line for an error message. */

@@ -15,8 +15,15 @@ public sealed interface SlotState {
     record Lost() implements SlotState {
     }
 
-    /** A usable slot with its positions. */
-    record Usable(Lsn confirmedFlushLsn, Lsn restartLsn) implements SlotState {
+    /**
+     * A usable slot with its positions.
+     *
+     * @param confirmedFlushLsn {@code confirmed_flush_lsn}; a slot nobody has confirmed anything to since its creation
+     *                          still shows its consistent point here
+     * @param restartLsn        {@code restart_lsn}
+     * @param active            true while a walsender (or a backend) holds the slot
+     */
+    record Usable(Lsn confirmedFlushLsn, Lsn restartLsn, boolean active) implements SlotState {
         public Usable {
             Objects.requireNonNull(confirmedFlushLsn, "confirmedFlushLsn");
             Objects.requireNonNull(restartLsn, "restartLsn");

@@ -16,6 +16,16 @@ public final class SnapshotException extends RuntimeException {
         SNAPSHOT_NOT_IMPORTABLE,
         /** The stored offset and the slot do not fit the configured snapshot mode; permanent until the mode changes. */
         MODE_CONFLICT,
+        /**
+         * A slot of the configured name exists that the connector cannot show to be its own and unused, so it may hold
+         * another consumer's position and is not dropped; permanent until a user drops it or changes the mode.
+         */
+        SLOT_NOT_OWNED,
+        /**
+         * The slot this connector created for its unfinished snapshot is still held by a walsender (usually the
+         * previous task's, until it notices its client is gone); retriable.
+         */
+        SLOT_ACTIVE,
         /** Any other database failure while reading; retrying redoes the snapshot. */
         READ_FAILED
     }

@@ -8,10 +8,20 @@ import java.util.Locale;
 /**
  * The start-up decision of {@code snapshot.mode}, as a pure function of the stored offset and the slot's state.
  *
- * <p>The one rule that matters most: a stored streaming position the slot can no longer serve (slot missing,
+ * <p>Two rules matter most. First, a stored streaming position the slot can no longer serve (slot missing,
  * invalidated, or already confirmed past that position) means changes were lost. Only {@code when_needed} answers that
  * with a fresh snapshot; the other streaming modes fail with a message that names the mode to choose, instead of
  * silently skipping data.
+ *
+ * <p>Second, a slot that may hold another consumer's position is never dropped. Slot names are global to the server,
+ * so a slot of the configured name may belong to another connector (stopped, with its own offsets) or tool. Without a
+ * stored streaming position the connector drops a usable slot only when it can show the slot is its own and unused:
+ * the stored offset says a snapshot was in progress on a slot created at consistent point P, the slot's
+ * {@code confirmed_flush_lsn} is still exactly P (a slot shows its consistent point there until someone confirms a
+ * position, and this connector confirms nothing before its snapshot is committed; every slot creation writes WAL, so
+ * another slot does not start at the same point) and no walsender holds it. An invalidated slot is dropped only when
+ * the connector has a stored offset for it: without one, dropping it would hide its loss from the consumer that used
+ * it. Every other existing slot fails with {@link Reason#SLOT_NOT_OWNED}, naming the slot and the choices.
  */
 public final class SnapshotPlanner {
 
@@ -19,30 +29,59 @@ public final class SnapshotPlanner {
     }
 
     /**
-     * @param slotName only for the messages
+     * @param slotName for the messages (and the SQL they suggest)
      * @throws SnapshotException with {@link Reason#MODE_CONFLICT} when the stored offset cannot be honoured and the
-     *                           mode does not allow a new snapshot
+     *                           mode does not allow a new snapshot; with {@link Reason#SLOT_NOT_OWNED} when a snapshot
+     *                           would need to drop a slot not shown to be this connector's own and unused; with
+     *                           {@link Reason#SLOT_ACTIVE} when that slot is this connector's but still held
      */
     public static SnapshotPlan decide(SnapshotMode mode, StoredOffset offset, SlotState slot, String slotName) {
-        boolean slotExists = !(slot instanceof SlotState.Missing);
-        boolean slotLost = slot instanceof SlotState.Lost;
-        if (offset instanceof StoredOffset.Absent) {
-            return switch (mode) {
-                case INITIAL, WHEN_NEEDED -> new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, slotExists,
-                        "no stored offset: snapshot, then stream from the new slot's consistent point");
-                case INITIAL_ONLY -> new SnapshotPlan(Action.SNAPSHOT_ONLY, slotExists, "no stored offset: snapshot only");
-                case NO_DATA -> new SnapshotPlan(Action.STREAM, slotLost, "snapshot.mode no_data: stream only");
-            };
+        if (offset instanceof StoredOffset.At at) {
+            return decideAt(mode, at, slot, slotName);
         }
-        if (offset instanceof StoredOffset.SnapshotInProgress) {
-            return switch (mode) {
-                case INITIAL, WHEN_NEEDED -> new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, slotExists,
-                        "the previous snapshot did not finish and its exported snapshot is gone: snapshot again with a new slot");
-                case INITIAL_ONLY -> new SnapshotPlan(Action.SNAPSHOT_ONLY, slotExists, "the previous snapshot did not finish: snapshot again");
-                case NO_DATA -> new SnapshotPlan(Action.STREAM, slotLost, "snapshot.mode no_data: the unfinished snapshot is abandoned, stream only");
-            };
+        boolean absent = offset instanceof StoredOffset.Absent;
+        if (mode == SnapshotMode.NO_DATA) {
+            if (absent && slot instanceof SlotState.Lost) {
+                throw notOwned(mode, slotName, slot, "there is no stored offset");
+            }
+            // A usable slot is streamed from where it stands, whoever created it: no_data asks for nothing before that.
+            return new SnapshotPlan(Action.STREAM, slot instanceof SlotState.Lost, absent ? "snapshot.mode no_data: stream only"
+                    : "snapshot.mode no_data: the unfinished snapshot is abandoned, stream only");
         }
-        StoredOffset.At at = (StoredOffset.At) offset;
+        Action action = mode == SnapshotMode.INITIAL_ONLY ? Action.SNAPSHOT_ONLY : Action.SNAPSHOT_THEN_STREAM;
+        String then = action == Action.SNAPSHOT_ONLY ? "snapshot only (temporary slot)" : "snapshot, then stream from the new slot's consistent point";
+        if (slot instanceof SlotState.Missing) {
+            return new SnapshotPlan(action, false, (absent ? "no stored offset: " : "the previous snapshot did not finish: ") + then);
+        }
+        if (absent) {
+            throw notOwned(mode, slotName, slot, "there is no stored offset");
+        }
+        StoredOffset.SnapshotInProgress inProgress = (StoredOffset.SnapshotInProgress) offset;
+        if (slot instanceof SlotState.Lost) {
+            return new SnapshotPlan(action, true, "the previous snapshot did not finish and replication slot '" + slotName
+                    + "' was invalidated: drop it, " + then);
+        }
+        SlotState.Usable usable = (SlotState.Usable) slot;
+        if (!inProgress.slotConsistentPoint().isValid()) {
+            throw notOwned(mode, slotName, slot, "the stored offset says a snapshot was in progress, but it was written by an"
+                    + " earlier connector version and does not record the consistent point of the slot it created");
+        }
+        if (!usable.confirmedFlushLsn().equals(inProgress.slotConsistentPoint())) {
+            throw notOwned(mode, slotName, slot, "the stored offset says a snapshot was in progress on a slot this connector created"
+                    + " at consistent point " + inProgress.slotConsistentPoint() + ", but the slot's confirmed_flush_lsn is "
+                    + usable.confirmedFlushLsn() + ", so it was re-created or streamed from since");
+        }
+        if (usable.active()) {
+            throw new SnapshotException(Reason.SLOT_ACTIVE, "replication slot '" + slotName + "', created at " + inProgress.slotConsistentPoint()
+                    + " for this connector's unfinished snapshot, is active: a walsender still holds it, usually a previous task's"
+                    + " connection that has not noticed yet that its client is gone (at most wal_sender_timeout). It is dropped"
+                    + " for a new snapshot once it is released; if another consumer reads it, stop that consumer");
+        }
+        return new SnapshotPlan(action, true, "the previous snapshot did not finish and its exported snapshot is gone; the slot is"
+                + " the one this connector created at " + inProgress.slotConsistentPoint() + " and was never streamed from: drop it, " + then);
+    }
+
+    private static SnapshotPlan decideAt(SnapshotMode mode, StoredOffset.At at, SlotState slot, String slotName) {
         if (mode == SnapshotMode.INITIAL_ONLY) {
             return new SnapshotPlan(Action.IDLE, false, "snapshot.mode initial_only and the snapshot was completed before");
         }
@@ -51,11 +90,12 @@ public final class SnapshotPlanner {
             return new SnapshotPlan(Action.STREAM, false, "stream from the stored offset " + at.lsn());
         }
         if (mode == SnapshotMode.WHEN_NEEDED) {
-            return new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, slotExists, problem + ": snapshot again (snapshot.mode when_needed)");
+            return new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, !(slot instanceof SlotState.Missing),
+                    problem + ": snapshot again (snapshot.mode when_needed)");
         }
         throw new SnapshotException(Reason.MODE_CONFLICT, problem + ", so the changes after the stored offset " + at.lsn()
                 + " cannot be streamed and would be lost. Set snapshot.mode=when_needed to take a fresh consistent snapshot"
-                + " and stream from there (snapshot.mode is " + mode.name().toLowerCase(Locale.ROOT) + ")");
+                + " and stream from there (snapshot.mode is " + configValue(mode) + ")");
     }
 
     /** Why the slot cannot stream from the stored position, or null when it can. */
@@ -75,5 +115,37 @@ public final class SnapshotPlanner {
             return "replication slot '" + slotName + "' has restart_lsn " + usable.restartLsn() + ", past the stored offset " + at.lsn();
         }
         return null;
+    }
+
+    /** The refusal to drop an existing slot: what was seen, why it stays, and the user's choices. */
+    private static SnapshotException notOwned(SnapshotMode mode, String slotName, SlotState slot, String seen) {
+        String drop = "SELECT pg_drop_replication_slot('" + slotName.replace("'", "''") + "')";
+        StringBuilder message = new StringBuilder("replication slot '").append(slotName).append("' already exists");
+        if (slot instanceof SlotState.Lost) {
+            message.append(" and was invalidated (wal_status = lost)");
+        } else if (slot instanceof SlotState.Usable usable) {
+            message.append(" (confirmed_flush_lsn ").append(usable.confirmedFlushLsn()).append(usable.active() ? ", active" : "").append(")");
+        }
+        message.append(" and ").append(seen).append(", so nothing shows that this connector created it and has not streamed from it")
+                .append(". It may hold another consumer's position (another connector with the same slot.name, or another tool),")
+                .append(" so it is not dropped (snapshot.mode is ").append(configValue(mode)).append("). Choose one: ");
+        if (slot instanceof SlotState.Lost) {
+            message.append("if nothing needs that slot any more, drop it yourself (").append(drop)
+                    .append(") and restart the task; or set slot.name to a name no slot has.");
+        } else if (mode == SnapshotMode.INITIAL_ONLY) {
+            message.append("initial_only takes its snapshot with a temporary slot of that name, so if nothing needs the existing slot,")
+                    .append(" drop it yourself (").append(drop).append(") and restart the task; or set slot.name to a name no slot has.");
+        } else {
+            message.append("if nothing needs that slot, drop it yourself (").append(drop).append(") and restart the task to take the")
+                    .append(" snapshot with a new slot; or stream from the slot where it stands, without a snapshot, with")
+                    .append(" snapshot.mode=no_data; or set slot.name to a name no slot has.");
+        }
+        message.append(" (A task of this connector that stopped after creating the slot but before its first offset was committed,")
+                .append(" that is within offset.flush.interval.ms of its start, leaves such a slot behind too: then drop it.)");
+        return new SnapshotException(Reason.SLOT_NOT_OWNED, message.toString());
+    }
+
+    private static String configValue(SnapshotMode mode) {
+        return mode.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -14,8 +14,15 @@ public sealed interface StoredOffset {
     /**
      * A snapshot was being emitted when the task stopped. Its exported snapshot died with its replication connection,
      * so it cannot be resumed.
+     *
+     * @param slotConsistentPoint the consistent point the connector created the slot at for that snapshot; the slot's
+     *                            {@code confirmed_flush_lsn} equals it until someone streams from the slot. Never null;
+     *                            {@link Lsn#INVALID} when the offset does not record it (written by an older version)
      */
-    record SnapshotInProgress() implements StoredOffset {
+    record SnapshotInProgress(Lsn slotConsistentPoint) implements StoredOffset {
+        public SnapshotInProgress {
+            Objects.requireNonNull(slotConsistentPoint, "slotConsistentPoint");
+        }
     }
 
     /** Streaming position: the end LSN of the last change unit stored (or the consistent point of a finished snapshot). */

@@ -4,10 +4,12 @@
  * <p>How a task uses it, in order:
  * <ol>
  *   <li>{@link io.github.pgoutput.snapshot.SnapshotPlanner#decide} with {@code snapshot.mode}, the stored offset and
- *       the slot's state; it returns what to do, or a {@code MODE_CONFLICT} error naming the mode to choose.</li>
+ *       the slot's state; it returns what to do, or a {@code MODE_CONFLICT} error naming the mode to choose, or a
+ *       {@code SLOT_NOT_OWNED} error when a snapshot would have to drop a slot not shown to be the connector's own.</li>
  *   <li>For a snapshot: drop the existing slot when the plan says so, then
  *       {@link io.github.pgoutput.snapshot.ExportedSnapshot#create} (temporary for {@code SNAPSHOT_ONLY}). Store an
- *       offset that marks the snapshot as in progress before emitting its first row.</li>
+ *       offset that marks the snapshot as in progress, with the slot's consistent point, before emitting its first
+ *       row: it is what allows a restarted task to drop that slot.</li>
  *   <li>{@link io.github.pgoutput.snapshot.SnapshotReader#start} with the captured tables
  *       ({@link io.github.pgoutput.snapshot.SnapshotTables#published}); when it returns, close the
  *       {@code ExportedSnapshot} (the export is imported; keeping the walsender idle longer holds nothing useful).</li>

@@ -57,6 +57,31 @@ class SourceOffsetsTest {
     }
 
     @Test
+    void recordsTheConsistentPointOfTheSlotCreatedForTheSnapshotInProgress() {
+        Map<String, Object> offset = SourceOffsets.snapshotInProgress(Lsn.parse("1/2A"));
+
+        assertThat(offset).containsExactlyInAnyOrderEntriesOf(Map.of("lsn", "0/0", "snapshot", "in_progress", "snapshot_lsn", "1/2A"));
+        assertThat(SourceOffsets.isSnapshotInProgress(offset)).isTrue();
+        assertThat(SourceOffsets.snapshotLsn(offset)).isEqualTo(Lsn.parse("1/2A"));
+        assertThat(SourceOffsets.decode(offset)).isEqualTo(Position.afterDelivery(Lsn.INVALID));
+    }
+
+    @Test
+    void readsAnInProgressOffsetOfAnEarlierVersionAsWithoutConsistentPoint() {
+        Map<String, Object> earlier = Map.of("lsn", "0/0", "snapshot", "in_progress");
+
+        assertThat(SourceOffsets.snapshotLsn(earlier)).isEqualTo(Lsn.INVALID);
+        assertThat(SourceOffsets.decode(earlier)).isEqualTo(Position.afterDelivery(Lsn.INVALID));
+    }
+
+    @Test
+    void rejectsASnapshotLsnThatIsNotAnLsnOrStandsWithoutTheSnapshotMark() {
+        assertRejected(Map.of("lsn", "0/0", "snapshot", "in_progress", "snapshot_lsn", "soon"), "snapshot_lsn", "expected an LSN");
+        assertRejected(Map.of("lsn", "0/1000", "snapshot_lsn", "0/900"), "snapshot_lsn", "without snapshot = 'in_progress'");
+        assertThatThrownBy(() -> SourceOffsets.snapshotInProgress(Lsn.INVALID)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void rejectsAnUnknownSnapshotValue() {
         assertThatThrownBy(() -> SourceOffsets.isSnapshotInProgress(Map.of("lsn", "0/0", "snapshot", "done")))
                 .isInstanceOf(ConnectException.class).hasMessageContaining("'snapshot'").hasMessageContaining("in_progress");

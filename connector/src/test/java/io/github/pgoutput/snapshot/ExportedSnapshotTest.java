@@ -1,0 +1,39 @@
+package io.github.pgoutput.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The slot-creation command per server version. PostgreSQL 15 introduced the option list {@code (SNAPSHOT 'export',
+ * TWO_PHASE)}; PostgreSQL 14, which protocol negotiation accepts, only parses {@code ... LOGICAL pgoutput
+ * EXPORT_SNAPSHOT}. (No PostgreSQL 14 server is available to the integration tests, hence this pure test.)
+ */
+class ExportedSnapshotTest {
+
+    @Test
+    void usesTheOlderSyntaxOnPostgres14() {
+        assertThat(ExportedSnapshot.createSlotCommand("s1", false, false, 14))
+                .isEqualTo("CREATE_REPLICATION_SLOT s1 LOGICAL pgoutput EXPORT_SNAPSHOT");
+        assertThat(ExportedSnapshot.createSlotCommand("s1", true, false, 14))
+                .isEqualTo("CREATE_REPLICATION_SLOT s1 TEMPORARY LOGICAL pgoutput EXPORT_SNAPSHOT");
+    }
+
+    @Test
+    void usesTheOptionListFromPostgres15On() {
+        for (int major = 15; major <= 18; major++) {
+            assertThat(ExportedSnapshot.createSlotCommand("s1", false, false, major))
+                    .isEqualTo("CREATE_REPLICATION_SLOT s1 LOGICAL pgoutput (SNAPSHOT 'export')");
+        }
+        assertThat(ExportedSnapshot.createSlotCommand("s1", true, true, 15))
+                .isEqualTo("CREATE_REPLICATION_SLOT s1 TEMPORARY LOGICAL pgoutput (SNAPSHOT 'export', TWO_PHASE)");
+    }
+
+    @Test
+    void refusesATwoPhaseSlotOnPostgres14() {
+        assertThatThrownBy(() -> ExportedSnapshot.createSlotCommand("s1", false, true, 14))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PostgreSQL 15");
+    }
+}
