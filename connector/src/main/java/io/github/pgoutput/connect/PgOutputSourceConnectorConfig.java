@@ -279,7 +279,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SNAPSHOT_MODE_DOC = "initial: snapshot the captured tables when no offset is stored, "
             + "then stream. no_data: never snapshot, stream from the slot's position. initial_only: snapshot, then "
             + "stop. when_needed: snapshot when no offset is stored or the stored offset can no longer be resumed "
-            + "from (the slot is gone or has moved past it).";
+            + "from (the slot is gone or has moved past it). A snapshot creates slot.name itself: when no offset is stored "
+            + "and a slot of that name already exists, the task fails rather than drop a slot that may hold another "
+            + "consumer's position (drop it yourself, or use no_data to stream from it).";
     private static final String SNAPSHOT_MODE_DEFAULT = SnapshotMode.INITIAL.configValue();
     private static final String SNAPSHOT_MODE_DISPLAY = "Snapshot mode";
 
