@@ -30,9 +30,24 @@ final class SimulationRun {
             return !violations.isEmpty();
         }
 
-        /** The kind of the first violation (the word before its colon), to group seeds. */
+        /**
+         * The kind of the first violation (the word before its colon, with the permanent error's gist), and which
+         * configuration changes the script makes: seeds are grouped, and shrunk, by kind.
+         */
         String kind() {
-            return violations.isEmpty() ? "" : violations.get(0).split(":", 2)[0];
+            if (violations.isEmpty()) {
+                return "";
+            }
+            String first = violations.get(0);
+            String kind = first.split(":", 2)[0];
+            if (kind.equals("TASK_FAILED")) {
+                kind += first.contains("no Relation message") ? "(relation unknown)"
+                        : first.contains("must not lie before") ? "(tx_lsn before lsn)" : "(other)";
+            }
+            boolean stage = script.faults().stream().anyMatch(f -> f.change() == SimulationConfig.Change.STAGE)
+                    && script.config().allows(SimulationConfig.Change.STAGE);
+            boolean change = script.faults().stream().anyMatch(f -> f.change() != null && f.change() != SimulationConfig.Change.STAGE);
+            return kind + (stage ? " with stage switch" : change ? " with config change" : " under faults only");
         }
     }
 

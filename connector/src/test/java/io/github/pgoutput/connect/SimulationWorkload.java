@@ -127,7 +127,12 @@ final class SimulationWorkload {
         List<int[]> active = new ArrayList<>(); // {id, records left}
         int nextItem = 0;
         while (nextItem < items.size() || !active.isEmpty()) {
-            boolean start = nextItem < items.size() && (active.isEmpty() || active.size() < 3 && random.nextInt(3) == 0);
+            // ALTER TABLE waits for the locks of every open transaction (prepared ones included), and blocks new
+            // writers of the table: it never interleaves with a transaction that writes the table, so it starts alone.
+            boolean alter = nextItem < items.size() && items.get(nextItem).steps().get(0) instanceof AlterStep;
+            boolean alterRunning = active.stream().anyMatch(a -> items.get(a[0]).steps().get(0) instanceof AlterStep);
+            boolean start = nextItem < items.size() && !alterRunning
+                    && (active.isEmpty() || !alter && active.size() < 3 && random.nextInt(3) == 0);
             if (start) {
                 active.add(new int[] {nextItem, items.get(nextItem).steps().size()});
                 nextItem++;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * every confirmation. A failing seed is printed with its configuration and event script, shrunk to a small
  * reproduction.
  *
- * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 3000) from {@code -Dsimulation.firstSeed} (default 1);
+ * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 8000) from {@code -Dsimulation.firstSeed} (default 1);
  * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run.
  */
 class TaskSimulationTest {
@@ -31,10 +31,23 @@ class TaskSimulationTest {
     }
 
     /**
-     * Seeds that found a loss path on the base commit 28628f7 (see the report in docs/reliability.md, "Deterministic
-     * simulation"); they run every time.
+     * Seeds that found a violation on the base commit 28628f7 (docs/reliability.md, "Deterministic simulation"); they
+     * run every time. A seed names a script only as long as the generators draw the same way: after a change to
+     * SimulationWorkload, SimulationScript or SimulationConfig, find the paths again and replace these.
      */
-    static final long[] REGRESSION_SEEDS = {};
+    static final long[] REGRESSION_SEEDS = {
+        455,  // (1) zero-record delivery after a delivery in the same poll, connection lost: confirmed past a lost record
+        899,  // (1) the same, streamed transactions
+        230,  // (1) the same, triggered by spill I/O errors (and a tombstones change)
+        469,  // (2) switch to stage: a transaction prepared before two_phase_at -> "tx_lsn ... must not lie before lsn"
+        352,  // (2) switch to stage: a prepared transaction's change confirmed past and lost
+        7331, // stage mode from the start, connection losses and a kill: committed changes lost (not analysed yet)
+        3190, // (3) ROLLED_BACK skipped: its prepare end LSN is the commit LSN of the delivery the task was inside
+        2417, // (7) provide.transaction.metadata changed while the offset is inside a delivery: a change skipped
+        985,  // (7)/(2) switch to stage while inside the B..C of a prepared transaction: its COMMITTED outcome skipped
+        119,  // stream-scoped Relation cut out with a rolled-back savepoint: "no Relation message" (unverified on a live server)
+        5085, // the same, with an ALTERed table: "a tuple of public.t1 has 4 columns, but its Relation message lists 3"
+    };
 
     private static final int SHRINK_RUNS = 400;
 
@@ -49,9 +62,11 @@ class TaskSimulationTest {
                 seeds.add(seed);
             }
             long first = Long.getLong("simulation.firstSeed", 1L);
-            long count = Long.getLong("simulation.seeds", 3_000L);
+            long count = Long.getLong("simulation.seeds", 8_000L);
             for (long seed = first; seed < first + count; seed++) {
-                seeds.add(seed);
+                if (!seeds.contains(seed)) {
+                    seeds.add(seed);
+                }
             }
         }
         SimulationStats totals = new SimulationStats();
