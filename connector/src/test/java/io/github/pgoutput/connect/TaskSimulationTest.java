@@ -1,0 +1,117 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Deterministic simulation of the whole task pipeline, FoundationDB-style: per seed, a WAL history, a configuration
+ * and faults are drawn; the real task (decoder, assembler, disk spill, emitter, tracker) runs against the simulated
+ * PostgreSQL inside the simulated Connect runtime with a simulated clock, and the oracle checks the end state and
+ * every confirmation. A failing seed is printed with its configuration and event script, shrunk to a small
+ * reproduction.
+ *
+ * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 8000) from {@code -Dsimulation.firstSeed} (default 1);
+ * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run.
+ */
+class TaskSimulationTest {
+
+    static {
+        // Thousands of task lifecycles: the task's INFO/WARN lines would cost more than the runs.
+        System.setProperty("org.slf4j.simpleLogger.log.io.github.pgoutput", "error");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.common.config.AbstractConfig", "warn");
+    }
+
+    /**
+     * Seeds that found a violation on the base commit 28628f7 (docs/reliability.md, "Deterministic simulation"); they
+     * run every time. A seed names a script only as long as the generators draw the same way: after a change to
+     * SimulationWorkload, SimulationScript or SimulationConfig, find the paths again and replace these.
+     */
+    static final long[] REGRESSION_SEEDS = {
+        455,  // (1) zero-record delivery after a delivery in the same poll, connection lost: confirmed past a lost record
+        899,  // (1) the same, streamed transactions
+        230,  // (1) the same, triggered by spill I/O errors (and a tombstones change)
+        469,  // (2) switch to stage: a transaction prepared before two_phase_at -> "tx_lsn ... must not lie before lsn"
+        352,  // (2) switch to stage: a prepared transaction's change confirmed past and lost
+        7331, // stage mode from the start, connection losses and a kill: committed changes lost (not analysed yet)
+        3190, // (3) ROLLED_BACK skipped: its prepare end LSN is the commit LSN of the delivery the task was inside
+        2417, // (7) provide.transaction.metadata changed while the offset is inside a delivery: a change skipped
+        985,  // (7)/(2) switch to stage while inside the B..C of a prepared transaction: its COMMITTED outcome skipped
+        119,  // stream-scoped Relation cut out with a rolled-back savepoint: "no Relation message" (unverified on a live server)
+        5085, // the same, with an ALTERed table: "a tuple of public.t1 has 4 columns, but its Relation message lists 3"
+    };
+
+    private static final int SHRINK_RUNS = 400;
+
+    @Test
+    void everyCommittedChangeReachesKafkaAndNothingAbortedDoesUnderFaults() throws IOException {
+        List<Long> seeds = new ArrayList<>();
+        Long single = Long.getLong("simulation.seed");
+        if (single != null) {
+            seeds.add(single);
+        } else {
+            for (long seed : REGRESSION_SEEDS) {
+                seeds.add(seed);
+            }
+            long first = Long.getLong("simulation.firstSeed", 1L);
+            long count = Long.getLong("simulation.seeds", 8_000L);
+            for (long seed = first; seed < first + count; seed++) {
+                if (!seeds.contains(seed)) {
+                    seeds.add(seed);
+                }
+            }
+        }
+        SimulationStats totals = new SimulationStats();
+        Map<String, List<Long>> failingByKind = new LinkedHashMap<>();
+        Map<String, SimulationRun.Result> firstByKind = new LinkedHashMap<>();
+        long started = System.nanoTime();
+        for (long seed : seeds) {
+            SimulationRun.Result result = SimulationRun.run(SimulationScript.draw(seed));
+            totals.addAll(result.stats());
+            if (result.failed()) {
+                failingByKind.computeIfAbsent(result.kind(), k -> new ArrayList<>()).add(seed);
+                firstByKind.putIfAbsent(result.kind(), result);
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        StringBuilder report = new StringBuilder();
+        report.append(String.format("simulation: %d seeds in %.1f s (%.0f seeds/s)%n", seeds.size(), seconds, seeds.size() / seconds));
+        report.append(String.format("  transactions %d, task starts %d, sessions %d, polls %d, records %d, frames %d%n",
+                totals.counter("transactions"), totals.counter("task starts"), totals.counter("sessions"), totals.counter("polls"),
+                totals.counter("records"), totals.counter("frames")));
+        report.append("  faults injected ").append(totals.faultsTotal()).append(": ").append(totals.faults()).append('\n');
+        int failing = failingByKind.values().stream().mapToInt(List::size).sum();
+        report.append("  failing seeds ").append(failing).append('\n');
+        failingByKind.forEach((kind, list) -> report.append("    ").append(kind).append(' ').append(list.size()).append(": ")
+                .append(list.subList(0, Math.min(30, list.size()))).append(list.size() > 30 ? " ..." : "").append('\n'));
+        StringBuilder reproductions = new StringBuilder();
+        firstByKind.forEach((kind, result) -> {
+            SimulationRun.Result shrunk = SimulationShrinker.shrink(result, SHRINK_RUNS);
+            reproductions.append("\n").append(kind).append(" — shrunk reproduction of seed ").append(result.script().seed()).append(":\n")
+                    .append(shrunk.script().describe()).append("  violations:\n");
+            shrunk.violations().forEach(v -> reproductions.append("    ").append(v).append('\n'));
+        });
+        String text = report + reproductions.toString();
+        System.out.println(text);
+        Path summary = Path.of("target", "simulation-summary.txt");
+        Files.createDirectories(summary.getParent());
+        Files.writeString(summary, String.format("seeds=%d%nseconds=%.1f%ntransactions=%d%nruns=%d%nfaults=%d%nfaults_by_kind=%s%nviolations=%d%nviolations_by_kind=%s%n",
+                seeds.size(), seconds, totals.counter("transactions"), seeds.size(), totals.faultsTotal(), totals.faults(), failing,
+                summarize(failingByKind)) + "\n" + text);
+        assertThat(failingByKind).as(text).isEmpty();
+    }
+
+    private static String summarize(Map<String, List<Long>> failingByKind) {
+        Map<String, String> out = new LinkedHashMap<>();
+        failingByKind.forEach((kind, list) -> out.put(kind, list.size() + " (first seeds " + list.subList(0, Math.min(5, list.size())) + ")"));
+        return out.toString();
+    }
+}
