@@ -139,7 +139,8 @@ final class SimulatedPostgres {
         }
         sessions++;
         var session = new SimulatedWalSender.Session(start, twoPhaseAt, settings, config.messagesEnabled());
-        current = new SimulatedStream(this, SimulatedWalSender.script(wal, session, random.split()), resumeFrom, settings);
+        current = new SimulatedStream(this, SimulatedWalSender.script(wal, session, random.split()), resumeFrom, start,
+                settings);
         return current;
     }
 

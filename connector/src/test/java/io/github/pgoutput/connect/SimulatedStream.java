@@ -18,6 +18,8 @@ final class SimulatedStream implements ReplicationStream {
     private final SimulatedPostgres server;
     private final List<SimulatedWalSender.Output> script;
     private final DecoderSettings settings;
+    /** Where the server started sending: the larger of the requested LSN and the slot's confirmed_flush (spec 6.6). */
+    private final Lsn start;
     private int next;
     private Lsn durable;
     private Lsn serverWalEnd = Lsn.INVALID;
@@ -27,8 +29,10 @@ final class SimulatedStream implements ReplicationStream {
     private boolean lost;
     private boolean closed;
 
-    SimulatedStream(SimulatedPostgres server, List<SimulatedWalSender.Output> script, Lsn resumeFrom, DecoderSettings settings) {
+    SimulatedStream(SimulatedPostgres server, List<SimulatedWalSender.Output> script, Lsn resumeFrom, Lsn start,
+                    DecoderSettings settings) {
         this.server = server;
+        this.start = start;
         this.script = script;
         this.durable = resumeFrom;
         this.settings = settings;
@@ -95,6 +99,11 @@ final class SimulatedStream implements ReplicationStream {
     @Override
     public Lsn receivedLsn() {
         return received;
+    }
+
+    @Override
+    public Lsn startLsn() {
+        return start;
     }
 
     @Override

@@ -158,6 +158,10 @@ final class SimulatedWalSender {
             // Spec 6.4: an A only for a subtransaction this session streamed changes of.
             if (state != null && state.streamed && state.subsWithSentChanges.contains(sub.sub())) {
                 send(abort(item, item.subXid(sub.sub()), record), record.end());
+                // pgoutput's stream_abort forgets, for the top-level xid, every relation it sent inside the stream
+                // (cleanup_rel_sync_cache(toptxn->xid, false)), also for a subtransaction's abort: the next change
+                // of such a table in this transaction brings its R again, since the aborted one may have carried it.
+                state.scopedSchema.clear();
             }
             return;
         }

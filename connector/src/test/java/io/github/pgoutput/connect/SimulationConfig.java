@@ -8,7 +8,9 @@ import java.util.SplittableRandom;
 /**
  * The connector configuration of a run, and the changes a restart may bring within what the README allows:
  * table.include.list, tombstones.on.delete, provide.transaction.metadata, and prepared.transaction.mode fail to
- * stage (never back). Fixed for the whole run: protocol, streaming, messages, batch sizes. Immutable.
+ * stage (never back). Validation demands provide.transaction.metadata=true with stage, so a stage configuration
+ * has it, a switch to stage turns it on in the same change (as the user has to), and it is not toggled under stage.
+ * Fixed for the whole run: protocol, streaming, messages, batch sizes. Immutable.
  */
 record SimulationConfig(int protocol, String streaming, boolean messages, boolean includeT2, boolean tombstones,
                         boolean metadata, boolean stage, int heartbeatMs, int batch, int queue, long holdBytes) {
@@ -23,9 +25,14 @@ record SimulationConfig(int protocol, String streaming, boolean messages, boolea
             default -> "on";
         };
         int batch = 1 + random.nextInt(12);
-        return new SimulationConfig(protocol, streaming, random.nextInt(3) > 0, random.nextBoolean(), random.nextBoolean(),
-                random.nextBoolean(), protocol >= 3 && random.nextInt(3) == 0, random.nextInt(3) == 0 ? 1_000 + random.nextInt(4_000) : 0,
-                batch, batch + 1 + random.nextInt(30), random.nextInt(3) == 0 ? 0 : 1 << 16);
+        boolean messages = random.nextInt(3) > 0;
+        boolean includeT2 = random.nextBoolean();
+        boolean tombstones = random.nextBoolean();
+        boolean metadata = random.nextBoolean();
+        boolean stage = protocol >= 3 && random.nextInt(3) == 0;
+        return new SimulationConfig(protocol, streaming, messages, includeT2, tombstones, metadata || stage, stage,
+                random.nextInt(3) == 0 ? 1_000 + random.nextInt(4_000) : 0, batch, batch + 1 + random.nextInt(30),
+                random.nextInt(3) == 0 ? 0 : 1 << 16);
     }
 
     /** The configuration after {@code change}; {@code STAGE} only from fail and with protocol 3 or later. */
@@ -33,15 +40,21 @@ record SimulationConfig(int protocol, String streaming, boolean messages, boolea
         return switch (change) {
             case INCLUDE_T2 -> new SimulationConfig(protocol, streaming, messages, !includeT2, tombstones, metadata, stage, heartbeatMs, batch, queue, holdBytes);
             case TOMBSTONES -> new SimulationConfig(protocol, streaming, messages, includeT2, !tombstones, metadata, stage, heartbeatMs, batch, queue, holdBytes);
-            case METADATA -> new SimulationConfig(protocol, streaming, messages, includeT2, tombstones, !metadata, stage, heartbeatMs, batch, queue, holdBytes);
+            case METADATA -> allows(change)
+                    ? new SimulationConfig(protocol, streaming, messages, includeT2, tombstones, !metadata, stage, heartbeatMs, batch, queue, holdBytes)
+                    : this;
             case STAGE -> allows(change)
-                    ? new SimulationConfig(protocol, streaming, messages, includeT2, tombstones, metadata, true, heartbeatMs, batch, queue, holdBytes)
+                    ? new SimulationConfig(protocol, streaming, messages, includeT2, tombstones, true, true, heartbeatMs, batch, queue, holdBytes)
                     : this;
         };
     }
 
     boolean allows(Change change) {
-        return change != Change.STAGE || protocol >= 3 && !stage;
+        return switch (change) {
+            case STAGE -> protocol >= 3 && !stage;
+            case METADATA -> !stage;
+            default -> true;
+        };
     }
 
     Map<String, String> props(Path spillDirectory) {
