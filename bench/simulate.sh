@@ -57,12 +57,12 @@ section=$(mktemp)
     echo "faults injected       $(value faults)"
     value faults_by_kind | tr -d '{}' | tr ',' '\n' | sed 's/^ *//; s/=/ /' | awk '{printf "  %-28s %8s\n", $1, $2}'
     echo "violations (seeds)    $(value violations)"
-    value violations_by_kind | sed 's/^{//; s/}$//' | sed 's/)), /))\n/g; s/), /)\n/g' | sed 's/^/  /'
+    value violations_by_kind | sed 's/^{//; s/}$//' | sed 's/)), /))\n/g; s/), /)\n/g' | sed '/^ *$/d; s/^/  /'
     echo '```'
     echo
-    echo 'The seeds that found each violation kind on the base commit, with what they show, are the regression seeds of'
-    echo '`TaskSimulationTest` (they run every time); the full shrunk reproductions are in'
-    echo '`connector/target/simulation-summary.txt` after a run.'
+    echo 'The regression seeds of `TaskSimulationTest` (they run every time) are seeds that find a loss path when its fix'
+    echo 'is taken out again (see below); the full shrunk reproductions of a failing run are in'
+    echo '`connector/target/simulation-summary.txt`.'
     echo
     echo 'What the oracle checks, and what the model leaves out: see the Javadoc of `SimulationOracle`,'
     echo '`SimulatedWalSender` and `SimulatedConnect` in `connector/src/test/java/io/github/pgoutput/connect/`.'
