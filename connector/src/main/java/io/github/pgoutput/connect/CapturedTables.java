@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.pgoutput.replication.PgConnections;
-import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.replication.TableName;
 
 /**
@@ -26,11 +27,17 @@ final class CapturedTables {
      * @throws SQLException when the catalog cannot be read (filtered mode only)
      */
     static ReplicationSettings replicationSettings(PgOutputSourceConnectorConfig config) throws SQLException {
-        ReplicationSettings base = ConnectorSettings.replication(config, List.of());
         if (config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
-            return base;
+            return ConnectorSettings.replication(config, List.of());
         }
-        return base.toBuilder().publication(PublicationMode.FILTERED, list(config, base)).build();
+        List<TableName> tables = list(config, ConnectorSettings.connection(config));
+        if (tables.isEmpty()) {
+            throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, "publication.autocreate.mode is filtered, but "
+                    + "table.include.list and table.exclude.list select no table of database '" + config.databaseDbname()
+                    + "' (expressions are matched against the whole schema.table name, for example public\\.orders or "
+                    + "inventory\\..*); correct the list, create the tables first, or use publication.autocreate.mode=all_tables");
+        }
+        return ConnectorSettings.replication(config, tables);
     }
 
     /** The ordinary and partitioned tables outside the system schemas that the include and exclude lists select. */

@@ -52,7 +52,7 @@ public final class ConnectorSettings {
 
     /**
      * @param filteredTables the tables a {@code filtered} publication is created for (those matching the include and
-     *                       exclude lists); ignored in the other modes
+     *                       exclude lists, at least one); ignored in the other modes
      */
     public static ReplicationSettings replication(PgOutputSourceConnectorConfig config, List<TableName> filteredTables) {
         PublicationMode mode = switch (config.publicationAutocreateMode()) {
@@ -60,6 +60,18 @@ public final class ConnectorSettings {
             case ALL_TABLES -> PublicationMode.ALL_TABLES;
             case FILTERED -> PublicationMode.FILTERED;
         };
+        return settings(config, mode, filteredTables);
+    }
+
+    /**
+     * The settings for reaching the database only (catalog queries, listing the tables of a filtered publication,
+     * the database spill): the publication is never created through them, so no table list is needed yet.
+     */
+    public static ReplicationSettings connection(PgOutputSourceConnectorConfig config) {
+        return settings(config, PublicationMode.DISABLED, List.of());
+    }
+
+    private static ReplicationSettings settings(PgOutputSourceConnectorConfig config, PublicationMode mode, List<TableName> filteredTables) {
         int protocol = config.protocolVersion().fixedVersion().orElse(ReplicationSettings.AUTO_PROTOCOL_VERSION);
         io.github.pgoutput.pgoutput.StreamingMode streaming = switch (config.streaming()) {
             // Every supported server speaks protocol 2, so auto means on unless protocol 1 was fixed.

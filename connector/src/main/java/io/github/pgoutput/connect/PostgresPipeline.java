@@ -1,7 +1,6 @@
 package io.github.pgoutput.connect;
 
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 
 import io.github.pgoutput.pgoutput.Lsn;
@@ -79,7 +78,7 @@ final class PostgresPipeline implements TaskPipeline {
     @Override
     public TypeCatalog typeCatalog() {
         // Connection coordinates only: no need to list the tables of a filtered publication for this.
-        return TypeCatalog.of(ConnectorSettings.replication(config, List.of()));
+        return TypeCatalog.of(ConnectorSettings.connection(config));
     }
 
     @Override

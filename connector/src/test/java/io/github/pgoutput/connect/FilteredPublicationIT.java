@@ -1,0 +1,89 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A Debezium-style configuration deployed through a real Connect worker: {@code publication.autocreate.mode=filtered}
+ * with a {@code table.include.list} that mixes plain names and regular expressions, and the default snapshot. The
+ * connector creates the publication for exactly the tables the list selects, snapshots them, and streams their
+ * changes; a transaction that touches only tables outside the list produces nothing and loses nothing around it.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class FilteredPublicationIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+
+    @RegisterExtension
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+
+    @PostgresTest
+    void createsThePublicationForTheIncludedTablesOnlyAndStreamsThem(PostgresDatabase db) {
+        String name = "filtered" + db.majorVersion();
+        String slot = "filtered_slot";
+        db.execute("CREATE SCHEMA inventory",
+                "CREATE TABLE public.orders (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE public.customers (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE public.audit_log (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE inventory.items (id bigint PRIMARY KEY, note text)",
+                "INSERT INTO public.orders VALUES (1, 'before-start')",
+                "INSERT INTO public.audit_log VALUES (1, 'before-start')");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("table.include.list", "public.orders,public\\.customer.*,inventory\\..*");
+        config.remove("snapshot.mode"); // Debezium's default: initial
+        config.put("name", name); // what the REST API's validate endpoint gets
+
+        assertThat(connect.validationErrors(PgOutputSourceConnector.class.getName(), config)).isEmpty();
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+
+        assertThat(db.query("SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = '" + slot
+                + "_pub' ORDER BY 1")).flatMap(row -> row)
+                .containsExactly("inventory.items", "public.customers", "public.orders");
+        List<ConsumerRecord<byte[], byte[]>> snapshot = connect.awaitRecords(name + ".public.orders", 2, WAIT);
+        assertThat(snapshot).map(ConnectWorkerCluster::valueText).last().asString().contains("before-start");
+
+        db.execute("INSERT INTO public.audit_log VALUES (2, 'only-excluded')",
+                "BEGIN; INSERT INTO public.orders VALUES (2, 'streamed'); INSERT INTO public.audit_log VALUES (3, 'x'); COMMIT",
+                "INSERT INTO public.audit_log VALUES (4, 'only-excluded-again')",
+                "INSERT INTO public.customers VALUES (1, 'streamed')",
+                "INSERT INTO inventory.items VALUES (1, 'streamed')");
+        assertThat(connect.awaitRecords(name + ".public.orders", 3, WAIT)).map(ConnectWorkerCluster::valueText).last()
+                .asString().contains("streamed");
+        assertThat(connect.awaitRecords(name + ".public.customers", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
+                .asString().contains("streamed");
+        assertThat(connect.awaitRecords(name + ".inventory.items", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
+                .asString().contains("streamed");
+        assertThat(connect.readAllIfExists(name + ".public.audit_log", Duration.ofSeconds(5))).as("not captured").isEmpty();
+
+        connect.deleteConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+    }
+
+    @PostgresTest
+    void anIncludeListThatSelectsNoTableIsRefusedOnTheKey(PostgresDatabase db) {
+        db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "nomatch" + db.majorVersion(), "nomatch_slot");
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("table.include.list", "public\\.order_lines");
+        config.put("name", "nomatch" + db.majorVersion());
+
+        Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
+
+        assertThat(errors).containsOnlyKeys("table.include.list");
+        assertThat(errors.get("table.include.list")).singleElement().asString().contains("select no table")
+                .contains("publication.autocreate.mode=all_tables");
+    }
+}
