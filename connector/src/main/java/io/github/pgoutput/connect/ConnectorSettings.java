@@ -42,6 +42,9 @@ public final class ConnectorSettings {
             Map.entry(Setting.STATUS_INTERVAL, PgOutputSourceConnectorConfig.STATUS_UPDATE_INTERVAL_MS_CONFIG),
             Map.entry(Setting.KEEPALIVE_GUARD_INTERVAL, PgOutputSourceConnectorConfig.STATUS_UPDATE_INTERVAL_MS_CONFIG));
 
+    /** Connect's own key for the connector's name, in the configuration it passes to the connector and its task. */
+    private static final String CONNECTOR_NAME_PROPERTY = "name";
+
     private ConnectorSettings() {
     }
 
@@ -88,7 +91,8 @@ public final class ConnectorSettings {
                 .twoPhase(config.preparedTransactionMode() == PreparedTransactionMode.STAGE)
                 .messages(config.messagesEnabled())
                 .origin(OriginFilter.SERVER_DEFAULT)
-                .statusInterval(Duration.ofMillis(config.statusUpdateIntervalMs()));
+                .statusInterval(Duration.ofMillis(config.statusUpdateIntervalMs()))
+                .applicationName(applicationName(config));
         if (config.databasePassword() != null) {
             builder.password(config.databasePassword().value());
         }
@@ -97,6 +101,30 @@ public final class ConnectorSettings {
                     config.databaseSslkey());
         }
         return builder.build();
+    }
+
+    /**
+     * {@code kafka-connect-pgoutput:<connector name>} when Connect passed the connector's name (it does, to the
+     * connector, its validation and its task), else the default naming the slot. It lets validation recognise the
+     * connector's own running session on the slot.
+     */
+    static String applicationName(PgOutputSourceConnectorConfig config) {
+        Object name = config.originals().get(CONNECTOR_NAME_PROPERTY);
+        String full = name instanceof String text && !text.isBlank() ? "kafka-connect-pgoutput:" + text
+                : ReplicationSettings.defaultApplicationName(config.slotName());
+        // PostgreSQL keeps at most 63 bytes of it (NAMEDATALEN - 1), cut at a character boundary; cut the same way,
+        // so that what pg_stat_activity shows compares equal.
+        StringBuilder kept = new StringBuilder();
+        int bytes = 0;
+        for (int cp : full.codePoints().toArray()) {
+            int size = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes + size > 63) {
+                break;
+            }
+            kept.appendCodePoint(cp);
+            bytes += size;
+        }
+        return kept.toString();
     }
 
     public static SpillSettings spill(PgOutputSourceConnectorConfig config) {

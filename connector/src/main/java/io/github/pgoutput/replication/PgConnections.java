@@ -22,7 +22,7 @@ public final class PgConnections {
     /** A normal connection, for checks, publication and slot management. The caller closes it. */
     public static Connection openSql(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
-        PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
+        PGProperty.APPLICATION_NAME.set(props, settings.applicationName());
         return DriverManager.getConnection(url(settings), props);
     }
 
@@ -32,7 +32,7 @@ public final class PgConnections {
      */
     public static Connection openReplication(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);
-        PGProperty.APPLICATION_NAME.set(props, "kafka-connect-pgoutput:" + settings.slotName());
+        PGProperty.APPLICATION_NAME.set(props, settings.applicationName());
         PGProperty.REPLICATION.set(props, "database");
         PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "9.4");
         PGProperty.PREFER_QUERY_MODE.set(props, "simple");

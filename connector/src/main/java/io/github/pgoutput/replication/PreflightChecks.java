@@ -36,12 +36,14 @@ public final class PreflightChecks {
     }
 
     /**
-     * Connects with the settings and runs every check. Never throws for a problem it can describe; a server that cannot
-     * be reached at all comes back as a problem too.
+     * The checks of a configuration's validation: connects with the settings and runs every check. Never throws for a
+     * problem it can describe; a server that cannot be reached at all comes back as a problem too. A slot held by a
+     * walsender with the settings' own application name is no problem here: that is the running task of the
+     * connector being reconfigured (Connect validates every configuration update while the task streams).
      */
     public static List<Problem> check(ReplicationSettings settings) {
         try (Connection sql = PgConnections.openSql(settings)) {
-            return check(sql, settings);
+            return check(sql, settings, true);
         } catch (SQLException e) {
             ReplicationException failure = SqlErrors.classify(e, "connecting to " + settings.host() + ":" + settings.port()
                     + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
@@ -49,8 +51,16 @@ public final class PreflightChecks {
         }
     }
 
-    /** Runs every check on an open normal connection to the configured database. */
+    /**
+     * The checks before a session starts, on an open normal connection to the configured database: a slot held by any
+     * walsender is a (retriable) problem, also one of this client's own earlier sessions that has not exited yet.
+     */
     public static List<Problem> check(Connection sql, ReplicationSettings settings) throws SQLException {
+        return check(sql, settings, false);
+    }
+
+    private static List<Problem> check(Connection sql, ReplicationSettings settings, boolean ownSessionIsNoConflict)
+            throws SQLException {
         List<Problem> problems = new ArrayList<>();
         int serverMajor = serverMajorVersion(sql);
         NegotiatedProtocol protocol = null;
@@ -66,7 +76,7 @@ public final class PreflightChecks {
         }
         boolean superuser = checkRole(sql, settings, problems);
         checkPublication(sql, settings, superuser, problems);
-        checkSlot(sql, settings, protocol, problems);
+        checkSlot(sql, settings, protocol, ownSessionIsNoConflict, problems);
         checkWalSenders(sql, problems);
         if (settings.twoPhase() && Integer.parseInt(setting(sql, "max_prepared_transactions")) == 0) {
             problems.add(fatal(Setting.TWO_PHASE, "two-phase decoding was asked for, but max_prepared_transactions is 0, so the server"
@@ -135,7 +145,8 @@ public final class PreflightChecks {
         }
     }
 
-    private static void checkSlot(Connection sql, ReplicationSettings settings, NegotiatedProtocol protocol, List<Problem> problems)
+    private static void checkSlot(Connection sql, ReplicationSettings settings, NegotiatedProtocol protocol, boolean ownSessionIsNoConflict,
+                                  List<Problem> problems)
             throws SQLException {
         Optional<SlotInfo> found = SlotManager.find(sql, settings.slotName());
         if (found.isEmpty()) {
@@ -163,7 +174,7 @@ public final class PreflightChecks {
             problems.add(fatal(Setting.SLOT_NAME, "slot '" + name + "' belongs to database '" + slot.database() + "', not '"
                     + settings.database() + "'; a logical slot serves only its own database, so choose another slot name"));
         }
-        if (slot.isActive()) {
+        if (slot.isActive() && !(ownSessionIsNoConflict && settings.applicationName().equals(applicationNameOf(sql, slot.activePid())))) {
             problems.add(new Problem(Setting.SLOT_NAME, "slot '" + name + "' is in use by the walsender with PID " + slot.activePid()
                     + "; another consumer is reading it, or a previous connection has not exited yet. Stop the other consumer"
                     + " (SELECT pg_terminate_backend(" + slot.activePid() + ")) or use another slot name", true));
@@ -174,6 +185,18 @@ public final class PreflightChecks {
             problems.add(fatal(Setting.PROTOCOL_VERSION, "slot '" + name + "' has two_phase enabled, so the server sends prepared"
                     + " transactions as Begin Prepare/Prepare/Commit Prepared/Rollback Prepared messages, which pgoutput protocol version "
                     + protocol.protocolVersion() + " cannot carry; use protocol version 3 or higher (or 0 = auto), or another slot"));
+        }
+    }
+
+    /**
+     * The {@code application_name} of backend {@code pid}, or null when it is gone or not visible to this role.
+     */
+    private static String applicationNameOf(Connection sql, int pid) throws SQLException {
+        try (var st = sql.prepareStatement("SELECT application_name FROM pg_stat_activity WHERE pid = ?")) {
+            st.setInt(1, pid);
+            try (var rs = st.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 

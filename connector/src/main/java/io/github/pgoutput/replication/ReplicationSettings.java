@@ -33,13 +33,21 @@ import java.util.Objects;
  * @param keepaliveGuardInterval when the caller has not read for this long, a background keeper answers the server
  *                               so that {@code wal_sender_timeout} does not end the connection; positive. The session
  *                               shortens it to a quarter of the server's {@code wal_sender_timeout} when that is smaller.
+ * @param applicationName        {@code application_name} of every connection; it names the client, so that the
+ *                               pre-flight check can tell this client's own walsender from another consumer's
+ *                               ({@link #defaultApplicationName} when not given)
  */
 public record ReplicationSettings(
         String host, int port, String database, String user, String password,
         String sslMode, String sslRootCert, String sslCert, String sslKey,
         String slotName, String publicationName, PublicationMode publicationMode, List<TableName> publicationTables,
         int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean binary, boolean messages,
-        OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval) {
+        OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval, String applicationName) {
+
+    /** The {@code application_name} of a client that gave none: the product and the slot. */
+    public static String defaultApplicationName(String slotName) {
+        return "kafka-connect-pgoutput:" + slotName;
+    }
 
     /** {@code protocolVersion} value meaning "the highest version the server speaks". */
     public static final int AUTO_PROTOCOL_VERSION = 0;
@@ -108,6 +116,7 @@ public record ReplicationSettings(
         b.origin = origin;
         b.statusInterval = statusInterval;
         b.keepaliveGuardInterval = keepaliveGuardInterval;
+        b.applicationName = applicationName;
         return b;
     }
 
@@ -143,6 +152,7 @@ public record ReplicationSettings(
         private OriginFilter origin = OriginFilter.SERVER_DEFAULT;
         private Duration statusInterval = Duration.ofSeconds(10);
         private Duration keepaliveGuardInterval = Duration.ofSeconds(5);
+        private String applicationName;
 
         private Builder(String host, int port, String database, String user, String slotName, String publicationName) {
             this.host = host;
@@ -217,6 +227,11 @@ public record ReplicationSettings(
             return this;
         }
 
+        public Builder applicationName(String value) {
+            applicationName = value;
+            return this;
+        }
+
         public Builder keepaliveGuardInterval(Duration value) {
             keepaliveGuardInterval = value;
             return this;
@@ -226,7 +241,8 @@ public record ReplicationSettings(
         public ReplicationSettings build() {
             return new ReplicationSettings(host, port, database, user, password, sslMode, sslRootCert, sslCert, sslKey,
                     slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
-                    binary, messages, origin, statusInterval, keepaliveGuardInterval);
+                    binary, messages, origin, statusInterval, keepaliveGuardInterval,
+                    applicationName == null || applicationName.isBlank() ? defaultApplicationName(slotName) : applicationName);
         }
     }
 }

@@ -63,7 +63,7 @@ class StageSwitchIT {
                 db.queryValue("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + slot + "'"))
                 .isBefore(markerEnd));
 
-        // Stopped first: validation refuses a slot some walsender holds, and the running task holds this one.
+        // Stopped, reconfigured, resumed: a deliberate switch, with the slot free while the mode changes.
         connect.stopConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());

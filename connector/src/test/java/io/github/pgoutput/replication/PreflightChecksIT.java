@@ -72,7 +72,8 @@ class PreflightChecksIT {
     @Timeout(60)
     void aSlotActiveForAnotherPidIsARetriableProblem(PostgresDatabase db) {
         db.execute("CREATE PUBLICATION pub FOR ALL TABLES");
-        try (ReplicationSession holder = ReplicationSession.open(LiveStreams.settings(db, "held", "pub").build(), Lsn.INVALID)) {
+        try (ReplicationSession holder = ReplicationSession.open(LiveStreams.settings(db, "held", "pub")
+                .applicationName("another-consumer").build(), Lsn.INVALID)) {
             String pid = db.queryValue("SELECT active_pid FROM pg_replication_slots WHERE slot_name = 'held'");
 
             assertThat(problems(db, "held")).singleElement().satisfies(p -> {
@@ -80,6 +81,18 @@ class PreflightChecksIT {
                 assertThat(p.retriable()).isTrue();
                 assertThat(p.message()).contains("in use by the walsender with PID " + pid).contains("pg_terminate_backend(" + pid + ")");
             });
+        }
+    }
+
+    @PostgresTest
+    @Timeout(60)
+    void aSlotHeldByThisClientsOwnSessionIsNoProblemForValidation(PostgresDatabase db) {
+        db.execute("CREATE PUBLICATION pub FOR ALL TABLES");
+        ReplicationSettings settings = LiveStreams.settings(db, "own", "pub").applicationName("kafka-connect-pgoutput:orders").build();
+        try (ReplicationSession running = ReplicationSession.open(settings, Lsn.INVALID)) {
+            assertThat(PreflightChecks.check(settings)).as("the connector's own running task").isEmpty();
+            assertThat(PreflightChecks.check(settings.toBuilder().applicationName("kafka-connect-pgoutput:other").build()))
+                    .singleElement().satisfies(p -> assertThat(p.message()).contains("in use by the walsender"));
         }
     }
 
