@@ -184,7 +184,7 @@ public final class PreflightChecks {
             // session asked for, and a protocol 1/2 decoder cannot read them.
             problems.add(fatal(Setting.PROTOCOL_VERSION, "slot '" + name + "' has two_phase enabled, so the server sends prepared"
                     + " transactions as Begin Prepare/Prepare/Commit Prepared/Rollback Prepared messages, which pgoutput protocol version "
-                    + protocol.protocolVersion() + " cannot carry; use protocol version 3 or higher (or 0 = auto), or another slot"));
+                    + protocol.protocolVersion() + " cannot carry; use protocol version 3 or higher (or auto), or another slot"));
         }
     }
 

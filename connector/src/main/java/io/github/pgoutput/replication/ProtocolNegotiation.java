@@ -47,7 +47,7 @@ public final class ProtocolNegotiation {
         if (version > highest) {
             throw new ReplicationSetupException(Setting.PROTOCOL_VERSION, "pgoutput protocol version " + version
                     + " was requested, but PostgreSQL " + serverMajor + " speaks at most version " + highest
-                    + "; set the protocol version to " + highest + " or lower, or to 0 (auto)");
+                    + "; set the protocol version to " + highest + " or lower, or to auto");
         }
         StreamingMode streaming = settings.streaming();
         if (streaming == StreamingMode.ON && version < 2) {

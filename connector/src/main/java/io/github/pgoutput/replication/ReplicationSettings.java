@@ -79,7 +79,7 @@ public record ReplicationSettings(
         }
         if (protocolVersion != AUTO_PROTOCOL_VERSION && (protocolVersion < 1 || protocolVersion > ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL)) {
             throw new ReplicationSetupException(Setting.PROTOCOL_VERSION, "pgoutput protocol version " + protocolVersion + " is not known; use 1 to "
-                    + ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL + ", or 0 for the highest the server supports");
+                    + ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL + ", or auto for the highest the server supports");
         }
         Objects.requireNonNull(streaming, "streaming");
         Objects.requireNonNull(origin, "origin");
