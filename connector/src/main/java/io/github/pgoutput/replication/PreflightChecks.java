@@ -125,7 +125,8 @@ public final class PreflightChecks {
             case DISABLED -> problems.add(fatal(Setting.PUBLICATION_NAME, "publication '" + settings.publicationName()
                     + "' does not exist in database '" + settings.database() + "'; create it (CREATE PUBLICATION "
                     + Identifiers.quote(settings.publicationName()) + " FOR ALL TABLES, or FOR TABLE ...) or let the connector"
-                    + " create it by choosing publication mode ALL_TABLES or FILTERED"));
+                    + " create it: publication.autocreate.mode=all_tables (needs a superuser) or filtered (the tables"
+                    + " table.include.list selects)"));
             case ALL_TABLES -> {
                 if (!superuser) {
                     problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()

@@ -167,7 +167,7 @@ public final class ReplicationSession implements ReplicationStream {
                 checkServerWarnings();
                 if (stream.isClosed()) {
                     throw new ReplicationConnectionLostException(Setting.HOSTNAME, "the server ended the replication stream of slot '"
-                            + settings.slotName() + "'; the session will have to be reopened", null);
+                            + settings.slotName() + "'; the task reconnects by itself", null);
                 }
                 return null;
             }

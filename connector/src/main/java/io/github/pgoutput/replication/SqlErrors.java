@@ -50,7 +50,8 @@ final class SqlErrors {
             case "55006" -> "; another walsender still holds the slot (a previous connection that has not exited yet, or a"
                     + " second consumer of the same slot); retry later, and make sure only one consumer uses each slot";
             case "53300" -> "; all connection or walsender places are taken; retry later, or raise max_connections/max_wal_senders";
-            default -> "; the session will have to be reopened";
+            default -> "; the task reconnects by itself after a short pause (if this goes on, check that the server"
+                    + " is running and reachable from the Connect worker)";
         };
     }
 }

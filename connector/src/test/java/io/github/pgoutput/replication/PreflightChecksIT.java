@@ -32,7 +32,8 @@ class PreflightChecksIT {
 
         assertThat(PreflightChecks.check(settings)).singleElement().satisfies(p -> {
             assertThat(p.setting()).isEqualTo(Setting.PUBLICATION_NAME);
-            assertThat(p.message()).contains("publication 'nosuchpub' does not exist").contains("CREATE PUBLICATION");
+            assertThat(p.message()).contains("publication 'nosuchpub' does not exist").contains("CREATE PUBLICATION")
+                    .contains("publication.autocreate.mode=all_tables").contains("or filtered");
         });
         assertThatThrownBy(() -> ReplicationSession.open(settings, Lsn.INVALID))
                 .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_NAME));
