@@ -104,6 +104,10 @@ public class PgOutputSourceTask extends SourceTask {
     private TransactionSpill spill;
     /** Written by the poll thread, read by {@link #commit()} on the offset committer's. */
     private volatile Phase phase;
+    /**
+     * The position of everything handed to Connect, where a new session resumes: set when a decision is carried out
+     * (the stored offset, or the snapshot's consistent point) and moved on only by a poll that hands its records over.
+     */
     private Position emitted;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
@@ -175,7 +179,6 @@ public class PgOutputSourceTask extends SourceTask {
             return null;
         }
         Phase current = phase;
-        Position emittedBefore = emitted;
         try {
             batch.clear();
             phase = step(current);
@@ -185,8 +188,6 @@ public class PgOutputSourceTask extends SourceTask {
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             batch.clear();
-            // The resume point after the reconnect must not skip what this poll built and never handed over.
-            emitted = emittedBefore;
             Phase next = recoveryOf(phase);
             release(phase);
             phase = next;
@@ -311,9 +312,12 @@ public class PgOutputSourceTask extends SourceTask {
                 heartbeat(s);
             }
         }
-        emitted = s.emitter().position();
-        lagWatch.observe(s.stream().durableLsn(), emitted.lsn()).ifPresent(log::warn);
+        Position position = s.emitter().position();
+        lagWatch.observe(s.stream().durableLsn(), position.lsn()).ifPresent(log::warn);
         updateMetrics(s);
+        // Last: only a poll that hands its batch to Connect moves the position a reconnect resumes from. A failure
+        // above leaves it before this poll's records, which are abandoned and come again.
+        emitted = position;
         return s;
     }
 
@@ -361,6 +365,12 @@ public class PgOutputSourceTask extends SourceTask {
         // emitted after it comes again and is skipped by the resume point.
         Lsn resumeFrom = Lsn.max(durableFromOffsets(), tracker.durableThrough(Lsn.INVALID));
         ReplicationStream opened = pipeline.openStream(resumeFrom);
+        if (!emitted.lsn().isValid()) {
+            // No delivery completed yet (a new connector without snapshot): everything before the stream's start is
+            // done as far as the slot is concerned, so offsets name that LSN instead of 0/0. A stored 0/0 could not
+            // be told from a slot that moved on behind the connector's back once the task confirms idle positions.
+            emitted = new Position(opened.startLsn(), emitted.txLsn(), emitted.txEndLsn(), emitted.txOrder(), emitted.txNumbering());
+        }
         try {
             var decoder = new PgOutputDecoder(opened.decoderSettings());
             io.github.pgoutput.assembly.PreparedTransactionMode mode =

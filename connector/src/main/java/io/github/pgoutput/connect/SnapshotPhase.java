@@ -91,20 +91,10 @@ final class SnapshotPhase implements AutoCloseable {
      */
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
-        StoredOffset offset;
-        Lsn storedLsn = Lsn.INVALID;
-        if (stored == null) {
-            offset = new StoredOffset.Absent();
-        } else if (SourceOffsets.isSnapshotInProgress(stored)) {
-            offset = new StoredOffset.SnapshotInProgress(SourceOffsets.snapshotLsn(stored));
-        } else {
-            Position position = SourceOffsets.decode(stored);
-            storedLsn = position.lsn();
-            offset = new StoredOffset.At(storedLsn);
-        }
+        StoredOffset offset = storedOffset(stored);
         SlotState slot;
         try (Connection sql = PgConnections.openSql(settings)) {
-            slot = slotState(sql, settings.slotName(), storedLsn);
+            slot = slotState(sql, settings.slotName(), offset);
         }
         try {
             return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
@@ -127,7 +117,7 @@ final class SnapshotPhase implements AutoCloseable {
      * nothing lost. A slot dropped or invalidated behind the connector's back still shows as Missing or Lost; one
      * dropped and re-created by hand under the same name is not detected (see the README's Snapshot section).
      */
-    private static SlotState slotState(Connection sql, String slotName, Lsn storedLsn) throws SQLException {
+    private static SlotState slotState(Connection sql, String slotName, StoredOffset offset) throws SQLException {
         try (PreparedStatement st = sql.prepareStatement(
                 "SELECT wal_status, confirmed_flush_lsn::text, restart_lsn::text, active FROM pg_replication_slots WHERE slot_name = ?")) {
             st.setString(1, slotName);
@@ -140,13 +130,34 @@ final class SnapshotPhase implements AutoCloseable {
                 }
                 Lsn confirmed = rs.getString(2) == null ? Lsn.INVALID : Lsn.parse(rs.getString(2));
                 Lsn restart = rs.getString(3) == null ? Lsn.INVALID : Lsn.parse(rs.getString(3));
-                if (storedLsn.isValid()) {
-                    confirmed = confirmed.isAfter(storedLsn) ? storedLsn : confirmed;
-                    restart = restart.isAfter(storedLsn) ? storedLsn : restart;
-                }
-                return new SlotState.Usable(confirmed, restart, rs.getBoolean(4));
+                return usableSlot(confirmed, restart, rs.getBoolean(4), offset);
             }
         }
+    }
+
+    /** The stored offset as the planner sees it; {@code stored} null when none is stored. Pure. */
+    static StoredOffset storedOffset(Map<String, Object> stored) {
+        if (stored == null) {
+            return new StoredOffset.Absent();
+        }
+        if (SourceOffsets.isSnapshotInProgress(stored)) {
+            return new StoredOffset.SnapshotInProgress(SourceOffsets.snapshotLsn(stored));
+        }
+        return new StoredOffset.At(SourceOffsets.decode(stored).lsn());
+    }
+
+    /**
+     * A usable slot as the planner sees it: positions past a stored streaming position are reported at that position
+     * (the task's own idle confirmations, see {@link #slotState}), also past 0/0, which versions before the stream's
+     * start LSN was stored wrote inside the first delivery of a connector without snapshot. Pure.
+     */
+    static SlotState usableSlot(Lsn confirmed, Lsn restart, boolean active, StoredOffset offset) {
+        if (offset instanceof StoredOffset.At at) {
+            Lsn stored = at.lsn();
+            confirmed = confirmed.isAfter(stored) ? stored : confirmed;
+            restart = restart.isAfter(stored) ? stored : restart;
+        }
+        return new SlotState.Usable(confirmed, restart, active);
     }
 
     /**

@@ -37,6 +37,10 @@ class PgOutputSourceTaskPhasesTest {
     private final AtomicLong nanos = new AtomicLong();
     private final AtomicInteger offsetReads = new AtomicInteger();
     private final List<Lsn> streamsOpenedAt = new ArrayList<>();
+    /** openStream calls numbered from 1 that fail as a lost connection would. */
+    private final List<Integer> failingOpens = new ArrayList<>();
+    /** The frames every stream serves, from its start. */
+    private final List<WalFrame> frames = new ArrayList<>();
     /** Offset reads numbered from 1 that fail, as a read of Connect's offsets topic does while the broker is away. */
     private final List<Integer> failingOffsetReads = new ArrayList<>();
 
@@ -53,9 +57,15 @@ class PgOutputSourceTaskPhasesTest {
     };
 
     private final class IdleStream implements ReplicationStream {
+        private int next;
+
         @Override
         public WalFrame readPending() {
-            return null;
+            if (next >= frames.size()) {
+                return null;
+            }
+            WalFrame frame = frames.get(next++);
+            return new WalFrame(frame.payload().duplicate(), frame.headerLsn());
         }
 
         @Override
@@ -119,6 +129,10 @@ class PgOutputSourceTaskPhasesTest {
         @Override
         public ReplicationStream openStream(Lsn resumeFrom) {
             streamsOpenedAt.add(resumeFrom);
+            if (failingOpens.contains(streamsOpenedAt.size())) {
+                throw new io.github.pgoutput.replication.ReplicationConnectionLostException(
+                        io.github.pgoutput.replication.Setting.HOSTNAME, "connection refused (scripted)", null);
+            }
             return new IdleStream();
         }
 
@@ -205,6 +219,43 @@ class PgOutputSourceTaskPhasesTest {
             nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
             assertThat(task.poll()).isNull();
             assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
+        } finally {
+            task.stop();
+        }
+    }
+
+    /**
+     * The position the task resumes from is the stored offset also when the first session fails to open in the very
+     * poll that carried out the start-up decision: a transaction that ended before the stored position is a replay,
+     * not new data (the soak found the position reset to 0/0 there, which then failed the next start for good).
+     */
+    @Test
+    void aSessionThatFailsInThePollThatDecidedStillResumesFromTheStoredOffset() throws InterruptedException {
+        DecoderSettings settings = new DecoderSettings(2, io.github.pgoutput.pgoutput.StreamingMode.ON);
+        java.time.Instant time = java.time.Instant.parse("2026-12-01T00:00:00Z");
+        frames.add(SimulationFrames.frame(new io.github.pgoutput.pgoutput.PgOutputMessage.Begin(Lsn.parse("0/4000"), time,
+                io.github.pgoutput.pgoutput.Xid.of(700)), false, settings, Lsn.parse("0/3F00")));
+        frames.add(SimulationFrames.frame(new io.github.pgoutput.pgoutput.PgOutputMessage.Relation(io.github.pgoutput.pgoutput.Xid.INVALID,
+                16500, "public", "t", io.github.pgoutput.pgoutput.ReplicaIdentity.DEFAULT,
+                List.of(new io.github.pgoutput.pgoutput.RelationColumn(true, "id", 23, -1))), false, settings, Lsn.INVALID));
+        frames.add(SimulationFrames.frame(new io.github.pgoutput.pgoutput.PgOutputMessage.Insert(io.github.pgoutput.pgoutput.Xid.INVALID,
+                16500, Deliveries.tuple("1")), false, settings, Lsn.parse("0/3F10")));
+        frames.add(SimulationFrames.frame(new io.github.pgoutput.pgoutput.PgOutputMessage.Commit(0, Lsn.parse("0/4000"),
+                Lsn.parse("0/4020"), time), false, settings, Lsn.parse("0/4000")));
+        failingOpens.add(1);
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
+            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            List<org.apache.kafka.connect.source.SourceRecord> records = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                List<org.apache.kafka.connect.source.SourceRecord> polled = task.poll();
+                if (polled != null) {
+                    records.addAll(polled);
+                }
+            }
+            assertThat(streamsOpenedAt).hasSize(2);
+            assertThat(records).as("the transaction ending at 0/4020, before the stored 0/5000, is already in Kafka").isEmpty();
         } finally {
             task.stop();
         }

@@ -14,7 +14,11 @@ import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.snapshot.SlotState;
+import io.github.pgoutput.snapshot.SnapshotMode;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.SnapshotPlanner;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -152,9 +156,15 @@ final class SimulatedPostgres {
             this.config = config;
         }
 
+        /**
+         * The real start-up decision of snapshot.mode=no_data over the simulated slot (it exists, is usable and
+         * inactive at a task start): a stored offset the slot can no longer serve fails the task, as on a server.
+         */
         @Override
         public SnapshotPlan plan(Map<String, Object> stored) {
-            return new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "simulation: snapshot.mode=no_data");
+            StoredOffset offset = SnapshotPhase.storedOffset(stored);
+            SlotState slot = SnapshotPhase.usableSlot(confirmedFlush, confirmedFlush, false, offset);
+            return SnapshotPlanner.decide(SnapshotMode.NO_DATA, offset, slot, SLOT);
         }
 
         @Override

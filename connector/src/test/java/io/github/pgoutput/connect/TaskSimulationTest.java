@@ -48,6 +48,9 @@ class TaskSimulationTest {
         52,   // (7) numbering settings changed while the offset is inside a delivery: a record skipped, slot passed it
         262,  // (7) the same
         197,  // (7) switch to stage while inside the B..C of a prepared transaction: its COMMITTED outcome skipped
+        431,  // offsets at 0/0 inside the first delivery of a connector without snapshot, the slot confirmed past it by
+        1991, //   idle positions: the next start failed for good ("confirmed_flush_lsn ... past the stored offset 0/0");
+        1670, //   found once the simulated server planned with the real SnapshotPlanner
     };
 
     private static final int SHRINK_RUNS = 400;
