@@ -19,7 +19,8 @@ import io.github.pgoutput.pgoutput.Lsn;
  *
  * <p>Offset ({@link Position}):
  * <ul>
- *   <li>{@code lsn}: end LSN (PostgreSQL's {@code X/Y} text) of the last delivery whose records were all emitted.
+ *   <li>{@code lsn}: end LSN (PostgreSQL's {@code X/Y} text) of the last delivery whose records were all emitted
+ *       (before the first one: the LSN the stream started at; earlier versions wrote 0/0 there).
  *       Restarting replication at this LSN does not send that delivery again (a delivery is re-sent if and only if
  *       its commit or prepare record starts at or after the start LSN).</li>
  *   <li>{@code tx_lsn} and {@code tx_order}, both present or both absent: the delivery being emitted when the
