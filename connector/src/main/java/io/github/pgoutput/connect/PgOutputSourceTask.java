@@ -147,9 +147,8 @@ public class PgOutputSourceTask extends SourceTask {
         metrics = new StreamingMetrics(connectorName, 0);
         metrics.register();
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
-        Map<String, Object> stored = null;
         try {
-            stored = storedOffset();
+            Map<String, Object> stored = storedOffset();
             SnapshotPlan plan = pipeline.plan(stored);
             log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
                     config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),

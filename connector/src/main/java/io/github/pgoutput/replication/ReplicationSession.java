@@ -259,11 +259,6 @@ public final class ReplicationSession implements ReplicationStream {
         return prepared.serverMajorVersion();
     }
 
-    /** The LSN given to START_REPLICATION ({@link Lsn#INVALID} = the slot's confirmed_flush_lsn). */
-    public Lsn requestedStartLsn() {
-        return startLsn;
-    }
-
     /**
      * The larger of the requested start and the slot's confirmed_flush_lsn as read before START_REPLICATION: the
      * slot is inactive then (the task is its only client), so nothing moves it in between.
