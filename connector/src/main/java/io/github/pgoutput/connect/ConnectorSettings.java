@@ -141,8 +141,12 @@ public final class ConnectorSettings {
             case DOUBLE -> io.github.pgoutput.converters.DecimalHandlingMode.DOUBLE;
             case STRING -> io.github.pgoutput.converters.DecimalHandlingMode.STRING;
         };
-        return new ConverterOptions(decimals, config.unavailableValuePlaceholder(),
-                ConverterOptions.DEFAULTS.moneyFractionDigits());
+        // The connect enums name their constants as the converters' enums do.
+        return new ConverterOptions(decimals, config.unavailableValuePlaceholder(), config.moneyFractionDigits(),
+                io.github.pgoutput.converters.TemporalPrecisionMode.valueOf(config.timePrecisionMode().name()),
+                io.github.pgoutput.converters.IntervalHandlingMode.valueOf(config.intervalHandlingMode().name()),
+                io.github.pgoutput.converters.BinaryHandlingMode.valueOf(config.binaryHandlingMode().name()),
+                io.github.pgoutput.converters.HStoreHandlingMode.valueOf(config.hstoreHandlingMode().name()));
     }
 
     /** Whether {@code schema.table} is captured by {@code table.include.list} and {@code table.exclude.list}. */

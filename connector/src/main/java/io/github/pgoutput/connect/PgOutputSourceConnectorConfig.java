@@ -199,11 +199,46 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY = "Placeholder for unavailable values";
 
     public static final String DECIMAL_HANDLING_MODE_CONFIG = "decimal.handling.mode";
-    private static final String DECIMAL_HANDLING_MODE_DOC = "How numeric/decimal columns are represented: precise "
-            + "(Connect Decimal, exact), double (may lose precision), string (exact text, also for NaN and "
-            + "Infinity).";
+    private static final String DECIMAL_HANDLING_MODE_DOC = "How numeric/decimal and money columns are represented: "
+            + "precise (Connect Decimal, exact; NaN and Infinity fail the task), double (may lose precision), string "
+            + "(exact text; NaN and Infinity as NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY).";
     private static final String DECIMAL_HANDLING_MODE_DEFAULT = DecimalHandlingMode.PRECISE.configValue();
     private static final String DECIMAL_HANDLING_MODE_DISPLAY = "Decimal handling";
+
+    public static final String TIME_PRECISION_MODE_CONFIG = "time.precision.mode";
+    private static final String TIME_PRECISION_MODE_DOC = "How date, time and timestamp columns are represented: "
+            + "adaptive (by declared precision: Time/Timestamp in ms for 0-3 digits, MicroTime/MicroTimestamp in "
+            + "microseconds otherwise), adaptive_time_microseconds (time always MicroTime), microseconds (full "
+            + "microseconds whatever the precision), nanoseconds, connect (Kafka Connect's Date/Time/Timestamp, ms). "
+            + "timestamptz and timetz are ISO strings in UTC in every mode.";
+    private static final String TIME_PRECISION_MODE_DEFAULT = TimePrecisionMode.ADAPTIVE.configValue();
+    private static final String TIME_PRECISION_MODE_DISPLAY = "Time precision";
+
+    public static final String INTERVAL_HANDLING_MODE_CONFIG = "interval.handling.mode";
+    private static final String INTERVAL_HANDLING_MODE_DOC = "How interval columns are represented: numeric (int64 "
+            + "microseconds, io.debezium.time.MicroDuration, a month counted as 30.4375 days) or string (ISO 8601 "
+            + "PnYnMnDTnHnMnS, io.debezium.time.Interval, exact).";
+    private static final String INTERVAL_HANDLING_MODE_DEFAULT = IntervalHandlingMode.NUMERIC.configValue();
+    private static final String INTERVAL_HANDLING_MODE_DISPLAY = "Interval handling";
+
+    public static final String HSTORE_HANDLING_MODE_CONFIG = "hstore.handling.mode";
+    private static final String HSTORE_HANDLING_MODE_DOC = "How hstore columns are represented: json (a JSON object "
+            + "string, io.debezium.data.Json) or map (a Connect map of string to optional string).";
+    private static final String HSTORE_HANDLING_MODE_DEFAULT = HStoreHandlingMode.JSON.configValue();
+    private static final String HSTORE_HANDLING_MODE_DISPLAY = "hstore handling";
+
+    public static final String BINARY_HANDLING_MODE_CONFIG = "binary.handling.mode";
+    private static final String BINARY_HANDLING_MODE_DOC = "How bytea columns are represented: bytes, base64, "
+            + "base64-url-safe or hex (the last three as strings).";
+    private static final String BINARY_HANDLING_MODE_DEFAULT = BinaryHandlingMode.BYTES.configValue();
+    private static final String BINARY_HANDLING_MODE_DISPLAY = "Binary handling";
+
+    public static final String MONEY_FRACTION_DIGITS_CONFIG = "money.fraction.digits";
+    private static final String MONEY_FRACTION_DIGITS_DOC = "Digits after the decimal point of money values: the "
+            + "frac_digits of the database's lc_monetary (2 for most locales, 0 for yen). Must match the database, "
+            + "since the text form is read as minor units.";
+    private static final int MONEY_FRACTION_DIGITS_DEFAULT = 2;
+    private static final String MONEY_FRACTION_DIGITS_DISPLAY = "Money fraction digits";
 
     public static final String PROVIDE_TRANSACTION_METADATA_CONFIG = "provide.transaction.metadata";
     private static final String PROVIDE_TRANSACTION_METADATA_DOC = "Whether transaction boundary events (BEGIN/END, "
@@ -380,6 +415,21 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(DECIMAL_HANDLING_MODE_CONFIG, Type.STRING, DECIMAL_HANDLING_MODE_DEFAULT,
                 ConfigChoices.validator(DecimalHandlingMode.class), Importance.MEDIUM, DECIMAL_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, DECIMAL_HANDLING_MODE_DISPLAY);
+        def.define(TIME_PRECISION_MODE_CONFIG, Type.STRING, TIME_PRECISION_MODE_DEFAULT,
+                ConfigChoices.validator(TimePrecisionMode.class), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, TIME_PRECISION_MODE_DISPLAY);
+        def.define(INTERVAL_HANDLING_MODE_CONFIG, Type.STRING, INTERVAL_HANDLING_MODE_DEFAULT,
+                ConfigChoices.validator(IntervalHandlingMode.class), Importance.LOW, INTERVAL_HANDLING_MODE_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, INTERVAL_HANDLING_MODE_DISPLAY);
+        def.define(HSTORE_HANDLING_MODE_CONFIG, Type.STRING, HSTORE_HANDLING_MODE_DEFAULT,
+                ConfigChoices.validator(HStoreHandlingMode.class), Importance.LOW, HSTORE_HANDLING_MODE_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, HSTORE_HANDLING_MODE_DISPLAY);
+        def.define(BINARY_HANDLING_MODE_CONFIG, Type.STRING, BINARY_HANDLING_MODE_DEFAULT,
+                ConfigChoices.validator(BinaryHandlingMode.class), Importance.LOW, BINARY_HANDLING_MODE_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, BINARY_HANDLING_MODE_DISPLAY);
+        def.define(MONEY_FRACTION_DIGITS_CONFIG, Type.INT, MONEY_FRACTION_DIGITS_DEFAULT, ConfigDef.Range.between(0, 10),
+                Importance.LOW, MONEY_FRACTION_DIGITS_DOC, GROUP_RECORDS, ++order, Width.SHORT,
+                MONEY_FRACTION_DIGITS_DISPLAY);
         def.define(PROVIDE_TRANSACTION_METADATA_CONFIG, Type.BOOLEAN, PROVIDE_TRANSACTION_METADATA_DEFAULT,
                 Importance.MEDIUM, PROVIDE_TRANSACTION_METADATA_DOC, GROUP_RECORDS, ++order, Width.SHORT,
                 PROVIDE_TRANSACTION_METADATA_DISPLAY);
@@ -570,6 +620,29 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public DecimalHandlingMode decimalHandlingMode() {
         return ConfigChoices.parse(DecimalHandlingMode.class, DECIMAL_HANDLING_MODE_CONFIG,
                 getString(DECIMAL_HANDLING_MODE_CONFIG));
+    }
+
+    public TimePrecisionMode timePrecisionMode() {
+        return ConfigChoices.parse(TimePrecisionMode.class, TIME_PRECISION_MODE_CONFIG, getString(TIME_PRECISION_MODE_CONFIG));
+    }
+
+    public IntervalHandlingMode intervalHandlingMode() {
+        return ConfigChoices.parse(IntervalHandlingMode.class, INTERVAL_HANDLING_MODE_CONFIG,
+                getString(INTERVAL_HANDLING_MODE_CONFIG));
+    }
+
+    public HStoreHandlingMode hstoreHandlingMode() {
+        return ConfigChoices.parse(HStoreHandlingMode.class, HSTORE_HANDLING_MODE_CONFIG,
+                getString(HSTORE_HANDLING_MODE_CONFIG));
+    }
+
+    public BinaryHandlingMode binaryHandlingMode() {
+        return ConfigChoices.parse(BinaryHandlingMode.class, BINARY_HANDLING_MODE_CONFIG,
+                getString(BINARY_HANDLING_MODE_CONFIG));
+    }
+
+    public int moneyFractionDigits() {
+        return getInt(MONEY_FRACTION_DIGITS_CONFIG);
     }
 
     public boolean provideTransactionMetadata() {

@@ -23,6 +23,7 @@ public final class BuiltInTypes {
     public static final int OID = 26;
     public static final int JSON = 114;
     public static final int XML = 142;
+    public static final int POINT = 600;
     public static final int BOX = 603;
     public static final int CIDR = 650;
     public static final int FLOAT4 = 700;
@@ -43,7 +44,10 @@ public final class BuiltInTypes {
     public static final int VARBIT = 1562;
     public static final int NUMERIC = 1700;
     public static final int UUID = 2950;
+    public static final int TSVECTOR = 3614;
     public static final int JSONB = 3802;
+    /** OIDs from here on are assigned at run time: user and extension types (hstore, ltree, ...). */
+    public static final int FIRST_USER_OID = 16384;
 
     /** One catalog row: {@code elementOid} is 0 for a scalar type. */
     record Entry(int oid, String name, int elementOid) {
@@ -84,6 +88,8 @@ public final class BuiltInTypes {
         scalar(NUMERIC, 1231, "numeric");
         scalar(UUID, 2951, "uuid");
         scalar(JSONB, 3807, "jsonb");
+        scalar(POINT, 1017, "point");
+        scalar(TSVECTOR, 3643, "tsvector");
         // Built-ins converted through their text form; listed so that their arrays become lists of strings.
         scalar(22, 1006, "int2vector");
         scalar(24, 1008, "regproc");
@@ -91,7 +97,6 @@ public final class BuiltInTypes {
         scalar(28, 1011, "xid");
         scalar(29, 1012, "cid");
         scalar(30, 1013, "oidvector");
-        scalar(600, 1017, "point");
         scalar(601, 1018, "lseg");
         scalar(602, 1019, "path");
         scalar(BOX, 1020, "box");
@@ -101,7 +106,6 @@ public final class BuiltInTypes {
         scalar(2205, 2210, "regclass");
         scalar(2206, 2211, "regtype");
         scalar(3220, 3221, "pg_lsn");
-        scalar(3614, 3643, "tsvector");
         scalar(3615, 3645, "tsquery");
         scalar(3904, 3905, "int4range");
         scalar(3906, 3907, "numrange");

@@ -1,10 +1,14 @@
 package io.github.pgoutput.converters;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 /**
- * Intervals: PostgreSQL keeps months, days and microseconds apart (a month is not a fixed number of days, nor
- * a day of seconds across DST), so the value is the ISO 8601 string PostgreSQL itself prints with
- * {@code IntervalStyle = iso_8601}: every part kept with its own sign, nothing folded or rounded.
- * PostgreSQL 17's infinite intervals become {@code "infinity"} and {@code "-infinity"}.
+ * Intervals: PostgreSQL keeps months, days and microseconds apart. The value is written as Debezium writes it,
+ * per {@link IntervalHandlingMode}: {@code io.debezium.time.MicroDuration} (int64 microseconds, a month taken
+ * as 365.25 / 12 days, computed in double arithmetic as Debezium does) or {@code io.debezium.time.Interval}
+ * ({@code PnYnMnDTnHnMnS}, every part present, each with its own sign). PostgreSQL 17's infinite intervals,
+ * which Debezium cannot read, become INT64 MAX/MIN or {@code "infinity"}/{@code "-infinity"}.
  */
 final class Intervals {
 
@@ -14,28 +18,76 @@ final class Intervals {
     private Intervals() {
     }
 
+    private static final double DAYS_PER_MONTH = 365.25 / 12.0;
+
+    /** An interval's parts as PostgreSQL stores them; {@code infinite} is 1 or -1 for PostgreSQL 17's infinities. */
+    record Parts(int months, int days, long micros, int infinite) {
+    }
+
     /** The interval's send form: int64 microseconds, int32 days, int32 months. */
-    static String fromSend(BinaryReader in) {
+    static Parts fromSend(BinaryReader in) {
         long micros = in.int64();
         int days = in.int32();
         int months = in.int32();
         in.expectEnd();
         if (micros == Long.MAX_VALUE && days == Integer.MAX_VALUE && months == Integer.MAX_VALUE) {
-            return "infinity";
+            return new Parts(0, 0, 0, 1);
         }
         if (micros == Long.MIN_VALUE && days == Integer.MIN_VALUE && months == Integer.MIN_VALUE) {
-            return "-infinity";
+            return new Parts(0, 0, 0, -1);
         }
-        return iso8601(months, days, micros);
+        return new Parts(months, days, micros, 0);
+    }
+
+    /** io.debezium.time.MicroDuration: the parts folded into microseconds with an average month. */
+    static long microDuration(Parts parts) {
+        if (parts.infinite() != 0) {
+            return parts.infinite() > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        TimeOfDay t = TimeOfDay.of(parts.micros());
+        // Same operations in the same order as Debezium, so the double rounding agrees to the microsecond.
+        double days = parts.months() * DAYS_PER_MONTH + parts.days();
+        double seconds = (((days * 24 + t.hours()) * 60) + t.minutes()) * 60 + t.seconds();
+        return (long) (seconds * 1e6);
+    }
+
+    /** io.debezium.time.Interval: {@code P1Y2M3DT4H5M6.789S}, {@code P0Y0M0DT0H0M0S} for zero. */
+    static String isoString(Parts parts) {
+        if (parts.infinite() != 0) {
+            return parts.infinite() > 0 ? "infinity" : "-infinity";
+        }
+        TimeOfDay t = TimeOfDay.of(parts.micros());
+        BigDecimal seconds = BigDecimal.valueOf(t.seconds());
+        if (seconds.scale() > 9) {
+            seconds = seconds.setScale(9, RoundingMode.DOWN);
+        }
+        return "P" + parts.months() / 12 + "Y" + parts.months() % 12 + "M" + parts.days() + "D" + "T" + t.hours() + "H"
+                + t.minutes() + "M" + seconds.stripTrailingZeros().toPlainString() + "S";
+    }
+
+    /**
+     * The time part split as pgjdbc's PGInterval holds it (and Debezium reads it): hours, minutes and seconds,
+     * each with the sign of the whole; the seconds a double of whole seconds plus microseconds / 1e6.
+     */
+    private record TimeOfDay(long hours, long minutes, double seconds) {
+        static TimeOfDay of(long micros) {
+            long wholeSeconds = micros / Temporal.MICROS_PER_SECOND % 60;
+            long fraction = micros % Temporal.MICROS_PER_SECOND;
+            return new TimeOfDay(micros / MICROS_PER_HOUR, micros / MICROS_PER_MINUTE % 60,
+                    wholeSeconds + (double) fraction / Temporal.MICROS_PER_SECOND);
+        }
     }
 
     /**
      * The default {@code IntervalStyle = postgres} output: {@code [N year[s]] [N mon[s]] [N day[s]] [±H:MM:SS[.f]]},
      * each number signed, e.g. {@code "1 year -2 mons +3 days -04:05:06.7"}; {@code "00:00:00"} for zero.
      */
-    static String fromText(String text) {
-        if (text.equals("infinity") || text.equals("-infinity")) {
-            return text;
+    static Parts fromText(String text) {
+        if (text.equals("infinity")) {
+            return new Parts(0, 0, 0, 1);
+        }
+        if (text.equals("-infinity")) {
+            return new Parts(0, 0, 0, -1);
         }
         long months = 0;
         long days = 0;
@@ -65,7 +117,7 @@ final class Intervals {
             }
             i += 2;
         }
-        return iso8601(Math.toIntExact(months), Math.toIntExact(days), micros);
+        return new Parts(Math.toIntExact(months), Math.toIntExact(days), micros, 0);
     }
 
     /** {@code [±]H:MM:SS[.ffffff]} in microseconds; built downwards when negative so INT64 MIN does not overflow. */
@@ -94,42 +146,5 @@ final class Intervals {
         micros = Math.addExact(micros, sign * minutes * MICROS_PER_MINUTE);
         micros = Math.addExact(micros, sign * wholeSeconds * Temporal.MICROS_PER_SECOND);
         return Math.addExact(micros, sign * fraction);
-    }
-
-    /** Mirrors PostgreSQL's EncodeInterval for INTSTYLE_ISO_8601 (C division truncates toward zero, as Java's). */
-    static String iso8601(int months, int days, long micros) {
-        int years = months / 12;
-        int mons = months % 12;
-        long hours = micros / MICROS_PER_HOUR;
-        long minutes = micros / MICROS_PER_MINUTE % 60;
-        long seconds = micros / Temporal.MICROS_PER_SECOND % 60;
-        long fraction = micros % Temporal.MICROS_PER_SECOND;
-        if (years == 0 && mons == 0 && days == 0 && hours == 0 && minutes == 0 && seconds == 0 && fraction == 0) {
-            return "PT0S";
-        }
-        StringBuilder out = new StringBuilder("P");
-        part(out, years, 'Y');
-        part(out, mons, 'M');
-        part(out, days, 'D');
-        if (hours != 0 || minutes != 0 || seconds != 0 || fraction != 0) {
-            out.append('T');
-        }
-        part(out, hours, 'H');
-        part(out, minutes, 'M');
-        if (seconds != 0 || fraction != 0) {
-            if (seconds < 0 || fraction < 0) {
-                out.append('-');
-            }
-            out.append(Math.abs(seconds));
-            Temporal.appendFraction(out, (int) Math.abs(fraction));
-            out.append('S');
-        }
-        return out.toString();
-    }
-
-    private static void part(StringBuilder out, long value, char unit) {
-        if (value != 0) {
-            out.append(value).append(unit);
-        }
     }
 }

@@ -24,9 +24,19 @@ final class Numerics {
             return decimal != null ? decimal.doubleValue() : Double.parseDouble(special);
         }
 
-        /** The exact value as PostgreSQL prints it: plain notation, never an exponent. */
+        /**
+         * decimal.handling.mode=string: the exact value in plain notation, never an exponent; the special values
+         * as Debezium names them: {@code NAN}, {@code POSITIVE_INFINITY}, {@code NEGATIVE_INFINITY}.
+         */
         String toPlainString() {
-            return decimal != null ? decimal.toPlainString() : special;
+            if (decimal != null) {
+                return decimal.toPlainString();
+            }
+            return switch (special) {
+                case "NaN" -> "NAN";
+                case "Infinity" -> "POSITIVE_INFINITY";
+                default -> "NEGATIVE_INFINITY";
+            };
         }
     }
 

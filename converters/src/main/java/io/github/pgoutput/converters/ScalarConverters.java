@@ -6,10 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.SchemaBuilder;
 
@@ -18,10 +18,12 @@ final class ScalarConverters {
 
     private final ConverterOptions options;
     private final String placeholder;
+    private final TemporalConverters temporal;
 
     ScalarConverters(ConverterOptions options) {
         this.options = options;
         this.placeholder = options.unavailableValuePlaceholder();
+        this.temporal = new TemporalConverters(options.temporalPrecisionMode(), placeholder);
     }
 
     ColumnConverter forBase(PgColumnType type) {
@@ -43,26 +45,19 @@ final class ScalarConverters {
             case BuiltInTypes.TEXT, BuiltInTypes.VARCHAR, BuiltInTypes.BPCHAR, BuiltInTypes.NAME ->
                     string(type, SchemaBuilder::string, text -> text);
             case BuiltInTypes.CHAR -> new ScalarConverter(type, SchemaBuilder::string, text -> text, TextForms::charFromSend, placeholder);
-            case BuiltInTypes.BYTEA -> new ScalarConverter(type, SchemaBuilder::bytes, TextForms::byteaFromText,
-                    in -> in.bytes(in.remaining()), placeholder.getBytes(StandardCharsets.UTF_8));
+            case BuiltInTypes.BYTEA -> bytea(type);
             case BuiltInTypes.JSON -> string(type, named(SchemaNames.JSON), text -> text);
             case BuiltInTypes.JSONB -> new ScalarConverter(type, named(SchemaNames.JSON), text -> text,
                     ScalarConverters::jsonbFromSend, placeholder);
             case BuiltInTypes.XML -> string(type, named(SchemaNames.XML), text -> text);
             case BuiltInTypes.UUID -> new ScalarConverter(type, named(SchemaNames.UUID), ScalarConverters::uuid,
                     in -> end(in, new UUID(in.int64(), in.int64()).toString()), placeholder);
-            case BuiltInTypes.DATE -> new ScalarConverter(type, Date::builder, text -> date(Temporal.parseDate(text)),
-                    in -> end(in, date(Temporal.dateFromPostgresDays(in.int32()))), null);
-            case BuiltInTypes.TIME -> new ScalarConverter(type, int64(SchemaNames.MICRO_TIME), Temporal::parseTime,
-                    in -> end(in, in.int64()), null);
-            case BuiltInTypes.TIMETZ -> new ScalarConverter(type, named(SchemaNames.TIME_TZ), Temporal::parseTimeTz,
-                    in -> end(in, Temporal.timeTzFromSend(in.int64(), in.int32())), placeholder);
-            case BuiltInTypes.TIMESTAMP -> new ScalarConverter(type, int64(SchemaNames.MICRO_TIMESTAMP), Temporal::parseTimestamp,
-                    in -> end(in, Temporal.timestampFromPostgresMicros(in.int64())), null);
-            case BuiltInTypes.TIMESTAMPTZ -> new ScalarConverter(type, int64(SchemaNames.MICRO_TIMESTAMP_TZ), Temporal::parseTimestamp,
-                    in -> end(in, Temporal.timestampFromPostgresMicros(in.int64())), null);
-            case BuiltInTypes.INTERVAL -> new ScalarConverter(type, named(SchemaNames.INTERVAL), Intervals::fromText,
-                    Intervals::fromSend, placeholder);
+            case BuiltInTypes.DATE -> temporal.date(type);
+            case BuiltInTypes.TIME -> temporal.time(type);
+            case BuiltInTypes.TIMETZ -> temporal.timeTz(type);
+            case BuiltInTypes.TIMESTAMP -> temporal.timestamp(type);
+            case BuiltInTypes.TIMESTAMPTZ -> temporal.timestampTz(type);
+            case BuiltInTypes.INTERVAL -> interval(type);
             case BuiltInTypes.INET -> new ScalarConverter(type, SchemaBuilder::string, text -> text,
                     in -> NetworkAddresses.inetFromSend(in, false), placeholder);
             case BuiltInTypes.CIDR -> new ScalarConverter(type, SchemaBuilder::string, text -> text,
@@ -71,17 +66,62 @@ final class ScalarConverters {
                     in -> NetworkAddresses.macFromSend(in, 6), placeholder);
             case BuiltInTypes.MACADDR8 -> new ScalarConverter(type, SchemaBuilder::string, text -> text,
                     in -> NetworkAddresses.macFromSend(in, 8), placeholder);
-            case BuiltInTypes.BIT, BuiltInTypes.VARBIT -> new ScalarConverter(type, named(SchemaNames.BIT_STRING),
-                    ScalarConverters::bits, TextForms::bitsFromSend, placeholder);
-            default -> textForm(type);
+            case BuiltInTypes.BIT, BuiltInTypes.VARBIT -> Bits.converter(type, placeholder);
+            case BuiltInTypes.POINT -> Points.converter(type);
+            case BuiltInTypes.TSVECTOR -> new ScalarConverter(type, named(SchemaNames.TS_VECTOR), text -> text, null, placeholder);
+            default -> extension(type);
         };
+    }
+
+    /**
+     * Extension types have no fixed OID; like Debezium, the ones it knows are recognised by name. Every other type
+     * goes out as its text form.
+     */
+    private ColumnConverter extension(PgColumnType type) {
+        if (type.oid() >= BuiltInTypes.FIRST_USER_OID) {
+            switch (type.name()) {
+                case "hstore":
+                    return HStores.converter(type, options.hstoreHandlingMode(), placeholder);
+                case "ltree":
+                    return new ScalarConverter(type, named(SchemaNames.LTREE), text -> text, null, placeholder);
+                default:
+                    break;
+            }
+        }
+        return textForm(type);
+    }
+
+    private ColumnConverter bytea(PgColumnType type) {
+        BinaryHandlingMode mode = options.binaryHandlingMode();
+        if (mode == BinaryHandlingMode.BYTES) {
+            return new ScalarConverter(type, SchemaBuilder::bytes, TextForms::byteaFromText,
+                    in -> in.bytes(in.remaining()), placeholder.getBytes(StandardCharsets.UTF_8));
+        }
+        java.util.function.Function<byte[], String> encode = switch (mode) {
+            case BASE64 -> bytes -> Base64.getEncoder().encodeToString(bytes);
+            case BASE64_URL_SAFE -> bytes -> Base64.getUrlEncoder().encodeToString(bytes);
+            default -> TextForms::hex;
+        };
+        return new ScalarConverter(type, SchemaBuilder::string, text -> encode.apply(TextForms.byteaFromText(text)),
+                in -> encode.apply(in.bytes(in.remaining())), placeholder);
+    }
+
+    private ColumnConverter interval(PgColumnType type) {
+        if (options.intervalHandlingMode() == IntervalHandlingMode.STRING) {
+            return new ScalarConverter(type, named(SchemaNames.INTERVAL), text -> Intervals.isoString(Intervals.fromText(text)),
+                    in -> Intervals.isoString(Intervals.fromSend(in)), placeholder);
+        }
+        return new ScalarConverter(type, () -> SchemaBuilder.int64().name(SchemaNames.MICRO_DURATION).version(SchemaNames.VERSION),
+                text -> Intervals.microDuration(Intervals.fromText(text)),
+                in -> Intervals.microDuration(Intervals.fromSend(in)), null);
     }
 
     /** An enum label as a string; the send form is the label's bytes. */
     ColumnConverter forEnum(PgColumnType type, List<String> labels) {
         Supplier<SchemaBuilder> schema = () -> {
-            SchemaBuilder builder = SchemaBuilder.string().name(SchemaNames.ENUM);
-            return labels.isEmpty() ? builder : builder.parameter(SchemaNames.ENUM_ALLOWED_PARAMETER, String.join(",", labels));
+            // Debezium writes the parameter also when no label is known, then empty.
+            return SchemaBuilder.string().name(SchemaNames.ENUM).version(SchemaNames.VERSION)
+                    .parameter(SchemaNames.ENUM_ALLOWED_PARAMETER, String.join(",", labels));
         };
         return string(type, schema, text -> text);
     }
@@ -143,8 +183,8 @@ final class ScalarConverters {
     private ColumnConverter money(PgColumnType type) {
         int digits = options.moneyFractionDigits();
         return switch (options.decimalHandlingMode()) {
-            case PRECISE -> new ScalarConverter(type,
-                    () -> Decimal.builder(digits).parameter(SchemaNames.DECIMAL_PRECISION_PARAMETER, "19"),
+            // Debezium gives money's Decimal no precision parameter.
+            case PRECISE -> new ScalarConverter(type, () -> Decimal.builder(digits),
                     text -> TextForms.moneyFromText(text, digits), in -> end(in, BigDecimal.valueOf(in.int64(), digits)), null);
             case DOUBLE -> new ScalarConverter(type, SchemaBuilder::float64, text -> TextForms.moneyFromText(text, digits).doubleValue(),
                     in -> end(in, BigDecimal.valueOf(in.int64(), digits).doubleValue()), null);
@@ -173,15 +213,6 @@ final class ScalarConverters {
         return text;
     }
 
-    private static String bits(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) != '0' && text.charAt(i) != '1') {
-                throw new IllegalArgumentException("bit strings hold only '0' and '1'");
-            }
-        }
-        return text;
-    }
-
     /** jsonb_send: a version byte (1, the only one defined) and the document as jsonb's text output. */
     private static String jsonbFromSend(BinaryReader in) {
         int version = in.uint8();
@@ -189,10 +220,6 @@ final class ScalarConverters {
             throw new IllegalArgumentException("jsonb send format version " + version + "; only version 1 is known");
         }
         return utf8(in.bytes(in.remaining()));
-    }
-
-    private static java.util.Date date(int epochDay) {
-        return new java.util.Date(epochDay * 86_400_000L);
     }
 
     /**
@@ -211,12 +238,9 @@ final class ScalarConverters {
         }
     }
 
-    private static Supplier<SchemaBuilder> named(String name) {
-        return () -> SchemaBuilder.string().name(name);
-    }
-
-    private static Supplier<SchemaBuilder> int64(String name) {
-        return () -> SchemaBuilder.int64().name(name);
+    /** A string schema with one of Debezium's names and its version. */
+    static Supplier<SchemaBuilder> named(String name) {
+        return () -> SchemaBuilder.string().name(name).version(SchemaNames.VERSION);
     }
 
     /** Returns {@code value} after checking the send form had no bytes left over. */

@@ -1,40 +1,64 @@
 package io.github.pgoutput.converters;
 
 /**
- * The Connect schema names this module gives to values whose meaning a plain primitive does not carry.
- * They are persisted in Schema Registry and read by consumers: chosen once, never changed. All are valid
- * Avro full names. {@code converters/TYPES.md} documents each.
+ * The Connect schema names (and versions) this module gives to values whose meaning a plain primitive does not
+ * carry. They are Debezium's, so that consumers written for Debezium's PostgreSQL connector read our records
+ * unchanged; every one of them has schema version {@link #VERSION}. {@code converters/TYPES.md} documents each.
  */
 public final class SchemaNames {
 
-    private static final String DATA = "io.github.pgoutput.data.";
-    private static final String TIME = "io.github.pgoutput.time.";
+    private static final String DATA = "io.debezium.data.";
+    private static final String TIME = "io.debezium.time.";
+
+    /** The schema version Debezium gives to each of its named schemas below. */
+    public static final int VERSION = 1;
 
     /** struct {scale: int32, value: bytes}: numeric without a declared scale, in precise mode. */
     public static final String VARIABLE_SCALE_DECIMAL = DATA + "VariableScaleDecimal";
     /** string: canonical lower-case UUID. */
     public static final String UUID = DATA + "Uuid";
-    /** string: json or jsonb document as PostgreSQL prints it. */
+    /** string: json or jsonb document as PostgreSQL prints it; hstore as a JSON object. */
     public static final String JSON = DATA + "Json";
     /** string: xml document. */
     public static final String XML = DATA + "Xml";
-    /** string: enum label; parameter {@link #ENUM_ALLOWED_PARAMETER} lists the labels when known. */
+    /** string: enum label; parameter {@link #ENUM_ALLOWED_PARAMETER} lists the labels. */
     public static final String ENUM = DATA + "Enum";
-    /** string of '0' and '1': bit and bit varying. */
-    public static final String BIT_STRING = DATA + "BitString";
-    /** int64: microseconds since 1970-01-01 00:00:00 of a timestamp without time zone (wall clock, no zone). */
-    public static final String MICRO_TIMESTAMP = TIME + "MicroTimestamp";
-    /** int64: microseconds since 1970-01-01 00:00:00 UTC of a timestamp with time zone. */
-    public static final String MICRO_TIMESTAMP_TZ = TIME + "MicroTimestampTz";
-    /** int64: microseconds since midnight, 0 to 86400000000 (24:00:00 included). */
+    /** bytes: bit(n > 1) and bit varying, least significant byte first; parameter {@link #BITS_LENGTH_PARAMETER}. */
+    public static final String BITS = DATA + "Bits";
+    /** string: tsvector as PostgreSQL prints it. */
+    public static final String TS_VECTOR = DATA + "Tsvector";
+    /** string: ltree path. */
+    public static final String LTREE = DATA + "Ltree";
+    /** struct {x: float64, y: float64, wkb: optional bytes, srid: optional int32}: point. */
+    public static final String POINT = DATA + "geometry.Point";
+
+    /** int32: days since 1970-01-01. */
+    public static final String DATE = TIME + "Date";
+    /** int32: milliseconds since midnight. */
+    public static final String TIME_MILLIS = TIME + "Time";
+    /** int64: microseconds since midnight. */
     public static final String MICRO_TIME = TIME + "MicroTime";
-    /** string: {@code HH:MM:SS[.ffffff]±hh:mm[:ss]}, time of day with the offset as stored. */
-    public static final String TIME_TZ = TIME + "TimeTz";
-    /** string: ISO 8601 duration exactly as PostgreSQL's {@code IntervalStyle = iso_8601} prints it. */
+    /** int64: nanoseconds since midnight. */
+    public static final String NANO_TIME = TIME + "NanoTime";
+    /** int64: milliseconds since 1970-01-01 00:00:00 of the wall clock (no zone). */
+    public static final String TIMESTAMP_MILLIS = TIME + "Timestamp";
+    /** int64: microseconds since 1970-01-01 00:00:00 of the wall clock (no zone). */
+    public static final String MICRO_TIMESTAMP = TIME + "MicroTimestamp";
+    /** int64: nanoseconds since 1970-01-01 00:00:00 of the wall clock (no zone). */
+    public static final String NANO_TIMESTAMP = TIME + "NanoTimestamp";
+    /** string: timestamp with time zone as ISO 8601 in UTC, {@code 2024-01-02T03:04:05.123456Z}. */
+    public static final String ZONED_TIMESTAMP = TIME + "ZonedTimestamp";
+    /** string: time with time zone as ISO 8601 in UTC, {@code 03:04:05.5Z}. */
+    public static final String ZONED_TIME = TIME + "ZonedTime";
+    /** int64: interval as approximate microseconds (a month is 365.25 / 12 days). */
+    public static final String MICRO_DURATION = TIME + "MicroDuration";
+    /** string: interval as {@code PnYnMnDTnHnMnS}. */
     public static final String INTERVAL = TIME + "Interval";
 
     /** Schema parameter of {@link #ENUM}: the labels in sort order, joined by ','. */
     public static final String ENUM_ALLOWED_PARAMETER = "allowed";
+    /** Schema parameter of {@link #BITS}: the column's declared length in bits. */
+    public static final String BITS_LENGTH_PARAMETER = "length";
     /** Schema parameter of Decimal, read by Confluent's Avro converter for the Avro precision. */
     public static final String DECIMAL_PRECISION_PARAMETER = "connect.decimal.precision";
 

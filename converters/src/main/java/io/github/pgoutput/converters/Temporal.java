@@ -15,10 +15,13 @@ final class Temporal {
     static final int POSTGRES_EPOCH_DAYS = 10_957;
     static final long POSTGRES_EPOCH_MICROS = POSTGRES_EPOCH_DAYS * MICROS_PER_DAY;
 
-    /** Sentinels for 'infinity' and '-infinity' dates: Connect Date days. */
+    /**
+     * Markers for 'infinity' and '-infinity' dates between parsing and {@link TemporalConverters}, which writes
+     * Debezium's values for them; never the day number of a real date.
+     */
     static final int DATE_POSITIVE_INFINITY = Integer.MAX_VALUE;
     static final int DATE_NEGATIVE_INFINITY = Integer.MIN_VALUE;
-    /** Sentinels for 'infinity' and '-infinity' timestamps: never the microseconds of a real timestamp. */
+    /** Markers for 'infinity' and '-infinity' timestamps, likewise; never the microseconds of a real timestamp. */
     static final long TIMESTAMP_POSITIVE_INFINITY = Long.MAX_VALUE;
     static final long TIMESTAMP_NEGATIVE_INFINITY = Long.MIN_VALUE;
 
@@ -110,8 +113,8 @@ final class Temporal {
 
     private static ValueConversionException outOfRange(String source) {
         return new ValueConversionException("timestamp " + source + " lies beyond 294247-01-10, the last instant that int64 "
-                + "microseconds since 1970 can hold (" + SchemaNames.MICRO_TIMESTAMP + "); such values cannot be "
-                + "converted. Store them as 'infinity' or cap them below that date.");
+                + "microseconds since 1970 can hold; such values cannot be converted. Store them as 'infinity' or cap "
+                + "them below that date.");
     }
 
     /** Microseconds since midnight of {@code HH:MM:SS[.ffffff]} (24:00:00 allowed). */
@@ -122,40 +125,21 @@ final class Temporal {
         return micros;
     }
 
-    /** Canonical timetz string from {@code HH:MM:SS[.ffffff]±hh[:mm[:ss]]}. */
-    static String parseTimeTz(String text) {
+    /**
+     * The UTC time of day, in microseconds from 0 to just below 24:00, of {@code HH:MM:SS[.ffffff]±hh[:mm[:ss]]}.
+     * The date is not part of a timetz, so the shift to UTC wraps around midnight.
+     */
+    static long parseTimeTzAtUtc(String text) {
         Cursor in = new Cursor(text);
         long micros = in.time();
         int offset = in.offsetIfPresent();
         in.end();
-        return formatTimeTz(micros, offset);
+        return Math.floorMod(micros - offset * MICROS_PER_SECOND, MICROS_PER_DAY);
     }
 
-    /** Canonical timetz string from the send form's parts; {@code zoneSecondsWest} is PostgreSQL's sign convention. */
-    static String timeTzFromSend(long micros, int zoneSecondsWest) {
-        return formatTimeTz(micros, -zoneSecondsWest);
-    }
-
-    /** {@code HH:MM:SS[.ffffff]} with trailing zeros of the fraction dropped, then {@code ±hh:mm[:ss]}. */
-    static String formatTimeTz(long micros, int offsetSeconds) {
-        StringBuilder out = new StringBuilder(24);
-        appendTime(out, micros);
-        int abs = Math.abs(offsetSeconds);
-        out.append(offsetSeconds < 0 ? '-' : '+');
-        two(out, abs / 3600).append(':');
-        two(out, abs / 60 % 60);
-        if (abs % 60 != 0) {
-            two(out.append(':'), abs % 60);
-        }
-        return out.toString();
-    }
-
-    private static void appendTime(StringBuilder out, long micros) {
-        long seconds = micros / MICROS_PER_SECOND;
-        two(out, (int) (seconds / 3600)).append(':');
-        two(out, (int) (seconds / 60 % 60)).append(':');
-        two(out, (int) (seconds % 60));
-        appendFraction(out, (int) (micros % MICROS_PER_SECOND));
+    /** As {@link #parseTimeTzAtUtc}, from the send form's parts; {@code zoneSecondsWest} is PostgreSQL's sign convention. */
+    static long timeTzFromSendAtUtc(long micros, int zoneSecondsWest) {
+        return Math.floorMod(micros + zoneSecondsWest * MICROS_PER_SECOND, MICROS_PER_DAY);
     }
 
     /** {@code .ffffff} without trailing zeros, nothing for zero; {@code fraction} in microseconds, non-negative. */
@@ -169,13 +153,6 @@ final class Temporal {
             end--;
         }
         out.append('.').append(digits, 0, end);
-    }
-
-    private static StringBuilder two(StringBuilder out, int value) {
-        if (value < 10) {
-            out.append('0');
-        }
-        return out.append(value);
     }
 
     /** A strict left-to-right reader of PostgreSQL's ISO date/time output. */

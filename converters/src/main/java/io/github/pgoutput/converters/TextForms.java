@@ -66,6 +66,15 @@ final class TextForms {
         return value;
     }
 
+    /** Lower-case hexadecimal, two digits per byte (Debezium's binary.handling.mode=hex). */
+    static String hex(byte[] bytes) {
+        StringBuilder out = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) {
+            out.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return out.toString();
+    }
+
     /** The "char" type's send form (one byte) as charout prints it: empty for 0, {@code \ooo} for bytes above 127. */
     static String charFromSend(BinaryReader in) {
         int value = in.uint8();
