@@ -22,47 +22,147 @@ class PostgresTypeMapperTest {
         return mapper.converterFor(PgColumnType.builtIn(oid, typmod)).schema(false);
     }
 
-    @ParameterizedTest(name = "{0} -> {2} {3}")
+    @ParameterizedTest(name = "{0}({1}) -> {3} {4}")
     @CsvSource(nullValues = "-", value = {
-        "bool,        16,   BOOLEAN, -",
-        "int2,        21,   INT16,   -",
-        "int4,        23,   INT32,   -",
-        "int8,        20,   INT64,   -",
-        "oid,         26,   INT64,   -",
-        "float4,      700,  FLOAT32, -",
-        "float8,      701,  FLOAT64, -",
-        "text,        25,   STRING,  -",
-        "varchar,     1043, STRING,  -",
-        "bpchar,      1042, STRING,  -",
-        "name,        19,   STRING,  -",
-        "char,        18,   STRING,  -",
-        "bytea,       17,   BYTES,   -",
-        "json,        114,  STRING,  io.github.pgoutput.data.Json",
-        "jsonb,       3802, STRING,  io.github.pgoutput.data.Json",
-        "xml,         142,  STRING,  io.github.pgoutput.data.Xml",
-        "uuid,        2950, STRING,  io.github.pgoutput.data.Uuid",
-        "date,        1082, INT32,   org.apache.kafka.connect.data.Date",
-        "time,        1083, INT64,   io.github.pgoutput.time.MicroTime",
-        "timetz,      1266, STRING,  io.github.pgoutput.time.TimeTz",
-        "timestamp,   1114, INT64,   io.github.pgoutput.time.MicroTimestamp",
-        "timestamptz, 1184, INT64,   io.github.pgoutput.time.MicroTimestampTz",
-        "interval,    1186, STRING,  io.github.pgoutput.time.Interval",
-        "inet,        869,  STRING,  -",
-        "cidr,        650,  STRING,  -",
-        "macaddr,     829,  STRING,  -",
-        "macaddr8,    774,  STRING,  -",
-        "bit,         1560, STRING,  io.github.pgoutput.data.BitString",
-        "varbit,      1562, STRING,  io.github.pgoutput.data.BitString",
-        "numeric,     1700, STRUCT,  io.github.pgoutput.data.VariableScaleDecimal",
-        "money,       790,  BYTES,   org.apache.kafka.connect.data.Decimal",
-        "point,       600,  STRING,  -",
-        "pg_lsn,      3220, STRING,  -",
+        "bool,        16,   -1, BOOLEAN, -",
+        "int2,        21,   -1, INT16,   -",
+        "int4,        23,   -1, INT32,   -",
+        "int8,        20,   -1, INT64,   -",
+        "oid,         26,   -1, INT64,   -",
+        "float4,      700,  -1, FLOAT32, -",
+        "float8,      701,  -1, FLOAT64, -",
+        "text,        25,   -1, STRING,  -",
+        "varchar,     1043, -1, STRING,  -",
+        "bpchar,      1042, -1, STRING,  -",
+        "name,        19,   -1, STRING,  -",
+        "char,        18,   -1, STRING,  -",
+        "bytea,       17,   -1, BYTES,   -",
+        "json,        114,  -1, STRING,  io.debezium.data.Json",
+        "jsonb,       3802, -1, STRING,  io.debezium.data.Json",
+        "xml,         142,  -1, STRING,  io.debezium.data.Xml",
+        "uuid,        2950, -1, STRING,  io.debezium.data.Uuid",
+        "date,        1082, -1, INT32,   io.debezium.time.Date",
+        "time,        1083, -1, INT64,   io.debezium.time.MicroTime",
+        "time,        1083, 6,  INT64,   io.debezium.time.MicroTime",
+        "time,        1083, 4,  INT64,   io.debezium.time.MicroTime",
+        "time,        1083, 3,  INT32,   io.debezium.time.Time",
+        "time,        1083, 0,  INT32,   io.debezium.time.Time",
+        "timetz,      1266, -1, STRING,  io.debezium.time.ZonedTime",
+        "timestamp,   1114, -1, INT64,   io.debezium.time.MicroTimestamp",
+        "timestamp,   1114, 4,  INT64,   io.debezium.time.MicroTimestamp",
+        "timestamp,   1114, 3,  INT64,   io.debezium.time.Timestamp",
+        "timestamp,   1114, 0,  INT64,   io.debezium.time.Timestamp",
+        "timestamptz, 1184, -1, STRING,  io.debezium.time.ZonedTimestamp",
+        "timestamptz, 1184, 0,  STRING,  io.debezium.time.ZonedTimestamp",
+        "interval,    1186, -1, INT64,   io.debezium.time.MicroDuration",
+        "inet,        869,  -1, STRING,  -",
+        "cidr,        650,  -1, STRING,  -",
+        "macaddr,     829,  -1, STRING,  -",
+        "macaddr8,    774,  -1, STRING,  -",
+        "bit,         1560, 1,  BOOLEAN, -",
+        "bit,         1560, 2,  BYTES,   io.debezium.data.Bits",
+        "varbit,      1562, 1,  BOOLEAN, -",
+        "varbit,      1562, -1, BYTES,   io.debezium.data.Bits",
+        "numeric,     1700, -1, STRUCT,  io.debezium.data.VariableScaleDecimal",
+        "money,       790,  -1, BYTES,   org.apache.kafka.connect.data.Decimal",
+        "point,       600,  -1, STRUCT,  io.debezium.data.geometry.Point",
+        "tsvector,    3614, -1, STRING,  io.debezium.data.Tsvector",
+        "pg_lsn,      3220, -1, STRING,  -",
     })
-    void givesEachBuiltInTypeItsDocumentedSchema(String typeName, int oid, Schema.Type type, String schemaName) {
-        Schema schema = schemaOf(oid, -1);
+    void givesEachBuiltInTypeDebeziumsSchemaByDefault(String typeName, int oid, int typmod, Schema.Type type, String schemaName) {
+        Schema schema = schemaOf(oid, typmod);
         assertThat(schema.type()).isEqualTo(type);
         assertThat(schema.name()).isEqualTo(schemaName);
-        assertThat(PgColumnType.builtIn(oid, -1).name()).isEqualTo(typeName);
+        // Debezium versions each of its named schemas 1, as Connect does its own logical types.
+        assertThat(schema.version()).isEqualTo(schemaName == null ? null : 1);
+        assertThat(PgColumnType.builtIn(oid, typmod).name()).isEqualTo(typeName);
+    }
+
+    @ParameterizedTest(name = "{0}: time({1}) -> {2}, timestamp({1}) -> {3}")
+    @CsvSource(nullValues = "-", value = {
+        "ADAPTIVE,                   3,  io.debezium.time.Time,             io.debezium.time.Timestamp",
+        "ADAPTIVE,                   -1, io.debezium.time.MicroTime,        io.debezium.time.MicroTimestamp",
+        "ADAPTIVE_TIME_MICROSECONDS, 3,  io.debezium.time.MicroTime,        io.debezium.time.Timestamp",
+        "ADAPTIVE_TIME_MICROSECONDS, 6,  io.debezium.time.MicroTime,        io.debezium.time.MicroTimestamp",
+        "MICROSECONDS,               0,  io.debezium.time.MicroTime,        io.debezium.time.MicroTimestamp",
+        "NANOSECONDS,                3,  io.debezium.time.NanoTime,         io.debezium.time.NanoTimestamp",
+        "CONNECT,                    6,  org.apache.kafka.connect.data.Time, org.apache.kafka.connect.data.Timestamp",
+    })
+    void followsTheTimePrecisionMode(TemporalPrecisionMode mode, int typmod, String time, String timestamp) {
+        PostgresTypeMapper custom = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withTemporalPrecisionMode(mode));
+        assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIME, typmod)).schema(true).name()).isEqualTo(time);
+        assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMESTAMP, typmod)).schema(true).name()).isEqualTo(timestamp);
+        assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1)).schema(true).name())
+                .isEqualTo(mode == TemporalPrecisionMode.CONNECT ? Date.LOGICAL_NAME : "io.debezium.time.Date");
+        assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMESTAMPTZ, typmod)).schema(true).name())
+                .isEqualTo("io.debezium.time.ZonedTimestamp");
+        assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMETZ, typmod)).schema(true).name())
+                .isEqualTo("io.debezium.time.ZonedTime");
+    }
+
+    @Test
+    void givesBitsTheDeclaredLengthAsParameter() {
+        assertThat(schemaOf(BuiltInTypes.BIT, 12).parameters()).containsEntry("length", "12");
+        assertThat(schemaOf(BuiltInTypes.VARBIT, -1).parameters()).containsEntry("length", "2147483647");
+    }
+
+    @Test
+    void writesBitsLeastSignificantByteFirstWithoutLeadingZeroBytes() {
+        ColumnConverter bits = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.VARBIT, -1));
+        assertThat((byte[]) bits.fromText("101")).containsExactly(5);
+        assertThat((byte[]) bits.fromText("1000000001")).containsExactly(1, 2);
+        assertThat((byte[]) bits.fromText("0000000000000001")).containsExactly(1);
+        assertThat((byte[]) bits.fromText("0000")).isEmpty();
+        assertThat((byte[]) bits.fromText("")).isEmpty();
+        ColumnConverter bit = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.BIT, 1));
+        assertThat(bit.fromText("1")).isEqualTo(true);
+        assertThat(bit.fromText("0")).isEqualTo(false);
+    }
+
+    @Test
+    void givesPointDebeziumsStructWithLittleEndianWkb() {
+        ColumnConverter point = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.POINT, -1));
+        org.apache.kafka.connect.data.Struct value = (org.apache.kafka.connect.data.Struct) point.fromText("(1.5,-2)");
+        assertThat(value.getFloat64("x")).isEqualTo(1.5);
+        assertThat(value.getFloat64("y")).isEqualTo(-2.0);
+        assertThat(value.getInt32("srid")).isNull();
+        assertThat(java.util.HexFormat.of().formatHex(value.getBytes("wkb")))
+                .isEqualTo("0101000000" + "000000000000f83f" + "00000000000000c0");
+        assertThat(point.schema(false).fields()).extracting(org.apache.kafka.connect.data.Field::name)
+                .containsExactly("x", "y", "wkb", "srid");
+    }
+
+    @Test
+    void writesByteaAsTheBinaryHandlingModeSays() {
+        PgColumnType bytea = PgColumnType.builtIn(BuiltInTypes.BYTEA, -1);
+        String text = "\\xfbff00";
+        assertThat(new PostgresTypeMapper(ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.BASE64))
+                .converterFor(bytea).fromText(text)).isEqualTo("+/8A");
+        assertThat(new PostgresTypeMapper(ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.BASE64_URL_SAFE))
+                .converterFor(bytea).fromText(text)).isEqualTo("-_8A");
+        ColumnConverter hex = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.HEX))
+                .converterFor(bytea);
+        assertThat(hex.fromText(text)).isEqualTo("fbff00");
+        assertThat(hex.schema(true)).isEqualTo(Schema.OPTIONAL_STRING_SCHEMA);
+        assertThat(hex.unchangedToastValue()).contains(ConverterOptions.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER);
+    }
+
+    @Test
+    void recognisesTheHstoreExtensionTypeByName() {
+        PgColumnType hstore = new PgColumnType(16400, -1, "public", "hstore", new PgColumnType.Base());
+        ColumnConverter json = mapper.converterFor(hstore);
+        assertThat(json.schema(true).name()).isEqualTo("io.debezium.data.Json");
+        assertThat(json.fromText("\"a\"=>\"1\", \"b\"=>NULL")).isEqualTo("{\"a\":\"1\",\"b\":null}");
+        assertThat(json.fromText("\"q\\\"x\"=>\"tab\tnew\nline\\\\\"")).isEqualTo("{\"q\\\"x\":\"tab\\tnew\\nline\\\\\"}");
+        assertThat(json.fromText("")).isEqualTo("{}");
+        ColumnConverter map = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withHStoreHandlingMode(HStoreHandlingMode.MAP))
+                .converterFor(hstore);
+        assertThat(map.schema(false).type()).isEqualTo(Schema.Type.MAP);
+        assertThat(map.schema(false).valueSchema()).isEqualTo(Schema.OPTIONAL_STRING_SCHEMA);
+        java.util.Map<String, String> expected = new java.util.HashMap<>();
+        expected.put("a", "1");
+        expected.put("b", null);
+        assertThat(map.fromText("\"a\"=>\"1\", \"b\"=>NULL")).isEqualTo(expected);
     }
 
     @Test
@@ -82,12 +182,16 @@ class PostgresTypeMapperTest {
     }
 
     @Test
-    void makesTheVariableScaleDecimalStructOptionalInBothVariants() {
+    void makesTheVariableScaleDecimalStructOptionalInBothVariantsWithTheSmallestExactScale() {
         ColumnConverter numeric = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.NUMERIC, -1));
         assertThat(numeric.schema(false).isOptional()).isTrue();
         assertThat(numeric.schema(false)).isEqualTo(VariableScaleDecimal.SCHEMA);
+        assertThat(numeric.schema(false).version()).isEqualTo(1);
+        assertThat(numeric.schema(false).doc()).isEqualTo("Variable scaled decimal");
         assertThat(VariableScaleDecimal.toDecimal((org.apache.kafka.connect.data.Struct) numeric.fromText("-0.00120")))
-                .isEqualTo(new java.math.BigDecimal("-0.00120"));
+                .isEqualTo(new java.math.BigDecimal("-0.0012"));
+        assertThat(VariableScaleDecimal.toDecimal((org.apache.kafka.connect.data.Struct) numeric.fromText("1200")))
+                .isEqualTo(new java.math.BigDecimal("1200"));
     }
 
     @Test
@@ -102,9 +206,10 @@ class PostgresTypeMapperTest {
 
     @Test
     void usesMoneyFractionDigitsForTheScale() {
-        PostgresTypeMapper yen = new PostgresTypeMapper(new ConverterOptions(DecimalHandlingMode.PRECISE, "x", 0));
+        PostgresTypeMapper yen = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withMoneyFractionDigits(0));
         ColumnConverter money = yen.converterFor(PgColumnType.builtIn(BuiltInTypes.MONEY, -1));
-        assertThat(money.schema(true).parameters()).containsEntry(Decimal.SCALE_FIELD, "0");
+        // Debezium gives money's Decimal only its scale.
+        assertThat(money.schema(true).parameters()).containsOnly(java.util.Map.entry(Decimal.SCALE_FIELD, "0"));
         assertThat(money.fromText("￥1,235")).isEqualTo(new java.math.BigDecimal("1235"));
         ColumnConverter cents = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.MONEY, -1));
         assertThat(cents.fromText("(1.234,56 €)")).isEqualTo(new java.math.BigDecimal("-1234.56"));
@@ -115,20 +220,24 @@ class PostgresTypeMapperTest {
     void convertsArraysToArraysOfTheOptionalElementSchema() {
         Schema schema = schemaOf(1182, -1);
         assertThat(schema.type()).isEqualTo(Schema.Type.ARRAY);
-        assertThat(schema.valueSchema()).isEqualTo(Date.builder().optional().build());
+        assertThat(schema.valueSchema()).isEqualTo(org.apache.kafka.connect.data.SchemaBuilder.int32()
+                .name("io.debezium.time.Date").version(1).optional().build());
         assertThat(PgColumnType.builtIn(1231, (5 << 16 | 2) + 4).kind())
                 .isEqualTo(new PgColumnType.Array(PgColumnType.builtIn(BuiltInTypes.NUMERIC, (5 << 16 | 2) + 4)));
     }
 
     @Test
-    void producesDatesThatConnectsDateTypeTurnsBackIntoTheSameDayNumbers() {
+    void writesDebeziumsDayNumbersForInfiniteDates() {
         ColumnConverter date = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1));
-        Schema schema = date.schema(true);
-        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("infinity"))).isEqualTo(Integer.MAX_VALUE);
-        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("-infinity"))).isEqualTo(Integer.MIN_VALUE);
-        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("4714-11-24 BC")))
-                .isEqualTo((int) java.time.LocalDate.of(-4713, 11, 24).toEpochDay());
-        assertThat(Date.fromLogical(schema, (java.util.Date) date.fromText("5874897-12-31"))).isEqualTo(2_145_042_905);
+        // PostgreSQL's int32 markers moved from 2000 to 1970 with 32-bit wrap-around, as Debezium writes them.
+        assertThat(date.fromText("infinity")).isEqualTo(-2_147_472_692);
+        assertThat(date.fromText("-infinity")).isEqualTo(-2_147_472_691);
+        assertThat(date.fromBinary(new byte[] {0x7f, -1, -1, -1})).isEqualTo(-2_147_472_692);
+        assertThat(date.fromText("4714-11-24 BC")).isEqualTo((int) java.time.LocalDate.of(-4713, 11, 24).toEpochDay());
+        assertThat(date.fromText("5874897-12-31")).isEqualTo(2_145_042_905);
+        ColumnConverter connect = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withTemporalPrecisionMode(TemporalPrecisionMode.CONNECT))
+                .converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1));
+        assertThat(Date.fromLogical(connect.schema(true), (java.util.Date) connect.fromText("5874897-12-31"))).isEqualTo(2_145_042_905);
     }
 
     @Test
@@ -159,7 +268,7 @@ class PostgresTypeMapperTest {
 
     @Test
     void offersThePlaceholderForUnchangedToastOnlyWhereTheSchemaCanHoldIt() {
-        PostgresTypeMapper custom = new PostgresTypeMapper(new ConverterOptions(DecimalHandlingMode.PRECISE, "~unavailable~", 2));
+        PostgresTypeMapper custom = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withUnavailableValuePlaceholder("~unavailable~"));
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TEXT, -1)).unchangedToastValue()).contains("~unavailable~");
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.JSONB, -1)).unchangedToastValue()).contains("~unavailable~");
         assertThat((byte[]) custom.converterFor(PgColumnType.builtIn(BuiltInTypes.BYTEA, -1)).unchangedToastValue().orElseThrow())

@@ -34,11 +34,23 @@ class TemporalTest {
     }
 
     @Test
-    void printsTimetzOffsetsWithMinutesAlwaysAndSecondsWhenPresent() {
-        assertThat(Temporal.formatTimeTz(0, 0)).isEqualTo("00:00:00+00:00");
-        assertThat(Temporal.formatTimeTz(1_500_000, -(15 * 3600 + 59 * 60 + 59))).isEqualTo("00:00:01.5-15:59:59");
+    void movesTimetzToUtcWrappingAroundMidnight() {
+        assertThat(Temporal.parseTimeTzAtUtc("12:00:00+05:30")).isEqualTo(23_400_000_000L);
+        assertThat(Temporal.parseTimeTzAtUtc("23:30:00-01")).isEqualTo(1_800_000_000L);
+        assertThat(Temporal.parseTimeTzAtUtc("24:00:00+00")).isZero();
         // The send form counts the zone in seconds west of UTC.
-        assertThat(Temporal.timeTzFromSend(3_600_000_000L, -19800)).isEqualTo("01:00:00+05:30");
+        assertThat(Temporal.timeTzFromSendAtUtc(3_600_000_000L, -19800)).isEqualTo(70_200_000_000L);
+        assertThat(TemporalConverters.zonedTime(0)).isEqualTo("00:00:00Z");
+        assertThat(TemporalConverters.zonedTime(1_500_000)).isEqualTo("00:00:01.5Z");
+    }
+
+    @Test
+    void writesTimestamptzAsIsoInUtcWithTheShortestFraction() {
+        assertThat(TemporalConverters.zonedTimestamp(0)).isEqualTo("1970-01-01T00:00:00Z");
+        assertThat(TemporalConverters.zonedTimestamp(-1)).isEqualTo("1969-12-31T23:59:59.999999Z");
+        assertThat(TemporalConverters.zonedTimestamp(1_704_164_645_100_000L)).isEqualTo("2024-01-02T03:04:05.1Z");
+        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_POSITIVE_INFINITY)).isEqualTo("infinity");
+        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_NEGATIVE_INFINITY)).isEqualTo("-infinity");
     }
 
     @Test
