@@ -20,6 +20,11 @@ final class Expected {
         return new Date(LocalDate.of(isoYear, month, day).toEpochDay() * 86_400_000L);
     }
 
+    /** io.debezium.time.Date value: days since 1970-01-01 of an ISO (proleptic Gregorian) date. */
+    static int day(int isoYear, int month, int day) {
+        return Math.toIntExact(LocalDate.of(isoYear, month, day).toEpochDay());
+    }
+
     static Date dateOfEpochDay(long day) {
         return new Date(day * 86_400_000L);
     }
