@@ -46,12 +46,15 @@ class NumberTypesLiveTest {
 
     @PostgresTest
     void numericIsExactInPreciseModeAndRefusesNaNAndInfinities(PostgresDatabase database) throws Exception {
+        // Without a declared scale each value carries the smallest scale that holds it exactly, as in Debezium.
         List<TypeCase> cases = List.of(
-                nullOf("numeric"), of("numeric", "0", variableScale("0")), of("numeric", "1.50", variableScale("1.50")),
-                of("numeric", "-0.000", variableScale("0.000")), of("numeric", "1e-30", variableScale("0." + "0".repeat(29) + "1")),
+                nullOf("numeric"), of("numeric", "0", variableScale("0")), of("numeric", "1.50", variableScale("1.5")),
+                of("numeric", "-0.000", variableScale("0")), of("numeric", "1e-30", variableScale("0." + "0".repeat(29) + "1")),
+                of("numeric", "1200", variableScale("1200")),
                 of("numeric", "-123456789012345678901234567890.123456789", variableScale("-123456789012345678901234567890.123456789")),
                 of("numeric", "'" + HUGE + "'", variableScale(HUGE)),
                 of("numeric", "1e100", variableScale("1" + "0".repeat(100))),
+                // A deliberate difference: Debezium writes null here; a Decimal cannot hold these, so the task stops.
                 failing("numeric", "'NaN'", "decimal.handling.mode=string"),
                 failing("numeric", "'Infinity'", "numeric value Infinity"),
                 failing("numeric", "'-Infinity'", "numeric value -Infinity"),
@@ -67,12 +70,12 @@ class NumberTypesLiveTest {
     }
 
     @PostgresTest
-    void numericInStringModeIsThePlainDecimalTextIncludingNaNAndInfinities(PostgresDatabase database) throws Exception {
+    void numericInStringModeIsThePlainDecimalTextWithDebeziumsNamesForNaNAndInfinities(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
-                nullOf("numeric"), of("numeric", "'NaN'", "NaN"), of("numeric", "'Infinity'", "Infinity"),
-                of("numeric", "'-Infinity'", "-Infinity"), of("numeric", "1e-30", "0." + "0".repeat(29) + "1"),
+                nullOf("numeric"), of("numeric", "'NaN'", "NAN"), of("numeric", "'Infinity'", "POSITIVE_INFINITY"),
+                of("numeric", "'-Infinity'", "NEGATIVE_INFINITY"), of("numeric", "1e-30", "0." + "0".repeat(29) + "1"),
                 of("numeric", "-0.000", "0.000"), of("numeric", "'" + HUGE + "'", HUGE), of("numeric", "1e20", "100000000000000000000"),
-                of("numeric(5,2)", "1.5", "1.50"), of("numeric(5,2)", "'NaN'", "NaN"),
+                of("numeric(5,2)", "1.5", "1.50"), of("numeric(5,2)", "'NaN'", "NAN"),
                 of("money", "'-92233720368547758.08'", "-92233720368547758.08"));
         PostgresTypeMapper mapper = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withDecimalHandlingMode(DecimalHandlingMode.STRING));
         ConversionChecks.assertConversions(mapper, LiveValues.observe(database, cases));

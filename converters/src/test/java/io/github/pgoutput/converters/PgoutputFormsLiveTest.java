@@ -67,6 +67,12 @@ class PgoutputFormsLiveTest {
         COLUMNS.put("mood[]", "'{happy,\"very sad\"}'");
         COLUMNS.put("timestamptz[]", "'{infinity}'");
         COLUMNS.put("point", "'(1,2)'");
+        COLUMNS.put("date", "'infinity'");
+        COLUMNS.put("time(3)", "'12:00:00.123'");
+        COLUMNS.put("timetz", "'12:00:00.5-03'");
+        COLUMNS.put("timestamp(3)", "'2024-01-02 03:04:05.678'");
+        COLUMNS.put("bit(1)", "B'1'");
+        COLUMNS.put("box", "'((0,0),(1,1))'");
     }
 
     @PostgresTest
@@ -111,8 +117,8 @@ class PgoutputFormsLiveTest {
 
                 ColumnConverter converter = mapper.converterFor(type);
                 Object fromText = converter.fromText(text);
-                if (sqlType.equals("point")) {
-                    assertThatThrownBy(() -> converter.fromBinary(send)).hasMessageContaining("pg_catalog.point");
+                if (sqlType.equals("box")) {
+                    assertThatThrownBy(() -> converter.fromBinary(send)).hasMessageContaining("pg_catalog.box");
                 } else {
                     assertThat(ConversionChecks.comparable(converter.fromBinary(send))).as(sqlType)
                             .isEqualTo(ConversionChecks.comparable(fromText));

@@ -9,7 +9,10 @@ import io.github.pgoutput.testing.PostgresTest;
 import java.util.List;
 import org.junit.jupiter.api.Timeout;
 
-/** Character, binary, document, network, bit-string and text-form-only values as a live server prints and sends them. */
+/**
+ * Character, binary, document, network, bit-string, geometric, hstore and text-form-only values as a live server
+ * prints and sends them, converted as Debezium 3.6.1 writes them by default and in each other mode.
+ */
 @Timeout(120)
 class TextAndOtherTypesLiveTest {
 
@@ -70,20 +73,68 @@ class TextAndOtherTypesLiveTest {
     }
 
     @PostgresTest
-    void bitStringsKeepTheirExactLength(PostgresDatabase database) throws Exception {
+    void bitsAreBooleansForLengthOneAndDebeziumsLittleEndianBytesOtherwise(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
-                nullOf("bit(3)"), of("bit(3)", "B'101'", "101"), of("bit", "B'1'", "1"), of("bit(10)", "B'1000000001'", "1000000001"),
-                nullOf("varbit"), of("varbit", "B''", ""), of("varbit", "B'1010101010101'", "1010101010101"),
-                of("varbit(20)", "B'00000000'", "00000000"), of("varbit", "repeat('1', 1001)::varbit", "1".repeat(1001)));
+                nullOf("bit"), of("bit", "B'1'", true), of("bit", "B'0'", false), of("varbit(1)", "B'1'", true),
+                nullOf("bit(3)"), of("bit(3)", "B'101'", new byte[] {5}), of("bit(10)", "B'1000000001'", new byte[] {1, 2}),
+                of("bit(16)", "B'0000000000000001'", new byte[] {1}), of("bit(4)", "B'0000'", new byte[0]),
+                nullOf("varbit"), of("varbit", "B''", new byte[0]), of("varbit", "B'1010101010101'", new byte[] {0x55, 0x15}),
+                of("varbit(20)", "B'10000000'", new byte[] {(byte) 0x80}),
+                of("varbit", "repeat('1', 1001)::varbit", ones(1001)));
         ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases));
+    }
+
+    private static byte[] ones(int bits) {
+        byte[] out = new byte[(bits + 7) / 8];
+        for (int i = 0; i < bits; i++) {
+            out[i / 8] |= (byte) (1 << (i % 8));
+        }
+        return out;
+    }
+
+    @PostgresTest
+    void byteaFollowsTheBinaryHandlingMode(PostgresDatabase database) throws Exception {
+        List<TypeCase> base64 = List.of(nullOf("bytea"), of("bytea", "'\\x'", ""), of("bytea", "'\\xfbff00'", "+/8A"));
+        ConversionChecks.assertConversions(new PostgresTypeMapper(ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.BASE64)),
+                LiveValues.observe(database, base64));
+        List<TypeCase> urlSafe = List.of(of("bytea", "'\\xfbff00'", "-_8A"), of("bytea", "'\\x01'", "AQ=="));
+        ConversionChecks.assertConversions(new PostgresTypeMapper(
+                ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.BASE64_URL_SAFE)), LiveValues.observe(database, urlSafe));
+        List<TypeCase> hex = List.of(of("bytea", "'\\xFBff00'", "fbff00"), of("bytea[]", "ARRAY['\\x0a'::bytea, NULL]", Expected.list("0a", null)));
+        ConversionChecks.assertConversions(new PostgresTypeMapper(ConverterOptions.DEFAULTS.withBinaryHandlingMode(BinaryHandlingMode.HEX)),
+                LiveValues.observe(database, hex));
+    }
+
+    @PostgresTest
+    void pointsAreDebeziumsGeometryStruct(PostgresDatabase database) throws Exception {
+        List<TypeCase> cases = List.of(
+                nullOf("point"), of("point", "'(1.5,-2)'", Points.toStruct(1.5, -2)), of("point", "'(0,0)'", Points.toStruct(0, 0)),
+                of("point", "'(1e300,-1e-300)'", Points.toStruct(1e300, -1e-300)),
+                of("point", "'(NaN,Infinity)'", Points.toStruct(Double.NaN, Double.POSITIVE_INFINITY)));
+        ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases));
+    }
+
+    @PostgresTest
+    void hstoreIsDebeziumsJsonObjectOrAMap(PostgresDatabase database) throws Exception {
+        List<TypeCase> json = List.of(
+                nullOf("hstore"), of("hstore", "''", "{}"), of("hstore", "'a=>1, b=>NULL'", "{\"a\":\"1\",\"b\":null}"),
+                of("hstore", "E'\"q\\\\\"x\"=>\"tab\\ttab\"'", "{\"q\\\"x\":\"tab\\ttab\"}"),
+                of("hstore", "'é=>😀'", "{\"é\":\"😀\"}"));
+        ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, json, "CREATE EXTENSION hstore"));
+        java.util.Map<String, String> map = new java.util.HashMap<>();
+        map.put("a", "1");
+        map.put("b", null);
+        ConversionChecks.assertConversions(new PostgresTypeMapper(ConverterOptions.DEFAULTS.withHStoreHandlingMode(HStoreHandlingMode.MAP)),
+                LiveValues.observe(database, List.of(nullOf("hstore"), of("hstore", "'a=>1, b=>NULL'", map)),
+                        "CREATE EXTENSION IF NOT EXISTS hstore"));
     }
 
     @PostgresTest
     void typesWithoutADedicatedConversionAreTheirTextFormAndRefuseBinary(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
-                nullOf("point"), textOnly("point", "'(1.5,-2)'", "(1.5,-2)"), textOnly("box", "'((0,0),(1,1))'", "(1,1),(0,0)"),
+                textOnly("box", "'((0,0),(1,1))'", "(1,1),(0,0)"),
                 textOnly("pg_lsn", "'16/B374D848'", "16/B374D848"), textOnly("int4range", "'[1,5]'", "[1,6)"),
-                textOnly("tsvector", "'a fat cat'", "'a' 'cat' 'fat'"), textOnly("xid8", "'42'", "42"),
+                textOnly("tsvector", "'a fat cat'", "'a' 'cat' 'fat'"), textOnly("int8range", "'[1,5]'", "[1,6)"), textOnly("xid8", "'42'", "42"),
                 textOnly("regclass", "'pg_class'", "pg_class"), textOnly("int2vector", "'1 2 3'", "1 2 3"));
         ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases));
     }
