@@ -209,7 +209,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String TIME_PRECISION_MODE_DOC = "How date, time and timestamp columns are represented: "
             + "adaptive (by declared precision: Time/Timestamp in ms for 0-3 digits, MicroTime/MicroTimestamp in "
             + "microseconds otherwise), adaptive_time_microseconds (time always MicroTime), microseconds (full "
-            + "microseconds whatever the precision), nanoseconds, connect (Kafka Connect's Date/Time/Timestamp, ms). "
+            + "microseconds whatever the precision), nanoseconds, isostring (ISO 8601 strings in UTC), connect (Kafka "
+            + "Connect's Date/Time/Timestamp, ms). "
             + "timestamptz and timetz are ISO strings in UTC in every mode.";
     private static final String TIME_PRECISION_MODE_DEFAULT = TimePrecisionMode.ADAPTIVE.configValue();
     private static final String TIME_PRECISION_MODE_DISPLAY = "Time precision";

@@ -10,6 +10,7 @@ public enum TimePrecisionMode implements ConfigChoice {
     ADAPTIVE_TIME_MICROSECONDS,
     MICROSECONDS,
     NANOSECONDS,
+    ISOSTRING,
     CONNECT;
 
     @Override

@@ -74,6 +74,13 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.tombstonesOnDelete()).isTrue();
         assertThat(config.unavailableValuePlaceholder()).isEqualTo("__debezium_unavailable_value");
         assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.PRECISE);
+        assertThat(config.timePrecisionMode()).isEqualTo(TimePrecisionMode.ADAPTIVE);
+        assertThat(config.intervalHandlingMode()).isEqualTo(IntervalHandlingMode.NUMERIC);
+        assertThat(config.hstoreHandlingMode()).isEqualTo(HStoreHandlingMode.JSON);
+        assertThat(config.binaryHandlingMode()).isEqualTo(BinaryHandlingMode.BYTES);
+        assertThat(config.moneyFractionDigits()).isEqualTo(2);
+        // Debezium's defaults, so that the converters write what Debezium writes.
+        assertThat(ConnectorSettings.converters(config)).isEqualTo(io.github.pgoutput.converters.ConverterOptions.DEFAULTS);
         assertThat(config.provideTransactionMetadata()).isTrue();
         assertThat(config.heartbeatIntervalMs()).isZero();
         assertThat(config.topicHeartbeatPrefix()).isEqualTo("__debezium-heartbeat");
@@ -113,6 +120,31 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.STAGE);
         assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.STRING);
         assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.WHEN_NEEDED);
+    }
+
+    @Test
+    void passesEveryTypeHandlingKeyOnToTheConverters() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(with(
+                "time.precision.mode", "adaptive_time_microseconds", "interval.handling.mode", "string",
+                "hstore.handling.mode", "map", "binary.handling.mode", "base64-url-safe", "money.fraction.digits", "0",
+                "decimal.handling.mode", "double"));
+
+        io.github.pgoutput.converters.ConverterOptions options = ConnectorSettings.converters(config);
+        assertThat(options.temporalPrecisionMode())
+                .isEqualTo(io.github.pgoutput.converters.TemporalPrecisionMode.ADAPTIVE_TIME_MICROSECONDS);
+        assertThat(options.intervalHandlingMode()).isEqualTo(io.github.pgoutput.converters.IntervalHandlingMode.STRING);
+        assertThat(options.hstoreHandlingMode()).isEqualTo(io.github.pgoutput.converters.HStoreHandlingMode.MAP);
+        assertThat(options.binaryHandlingMode()).isEqualTo(io.github.pgoutput.converters.BinaryHandlingMode.BASE64_URL_SAFE);
+        assertThat(options.moneyFractionDigits()).isZero();
+        assertThat(options.decimalHandlingMode()).isEqualTo(io.github.pgoutput.converters.DecimalHandlingMode.DOUBLE);
+        for (TimePrecisionMode mode : TimePrecisionMode.values()) {
+            assertThat(ConnectorSettings.converters(new PgOutputSourceConnectorConfig(with("time.precision.mode",
+                    mode.configValue()))).temporalPrecisionMode().name()).isEqualTo(mode.name());
+        }
+        for (BinaryHandlingMode mode : BinaryHandlingMode.values()) {
+            assertThat(ConnectorSettings.converters(new PgOutputSourceConnectorConfig(with("binary.handling.mode",
+                    mode.configValue()))).binaryHandlingMode().name()).isEqualTo(mode.name());
+        }
     }
 
     @Test
@@ -171,6 +203,11 @@ class PgOutputSourceConnectorConfigTest {
         "snapshot.include.list | (",
         "max.batch.size | 0",
         "max.queue.size | 1",
+        "time.precision.mode | iso",
+        "interval.handling.mode | iso",
+        "hstore.handling.mode | text",
+        "binary.handling.mode | base64_url_safe",
+        "money.fraction.digits | 11",
     })
     void rejectsABadValueWithAnErrorOnItsKey(String key, String badValue) {
         Map<String, String> props = with(key, badValue);
@@ -189,6 +226,9 @@ class PgOutputSourceConnectorConfigTest {
         "slot.name | abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabc",
         "topic.prefix | prod-eu.shop_1",
         "protocol.version | AUTO",
+        "time.precision.mode | Connect",
+        "time.precision.mode | isostring",
+        "binary.handling.mode | hex",
     })
     void acceptsValidValues(String key, String value) {
         assertThat(allErrors(PgOutputSourceConnectorConfig.validate(with(key, value)))).isEmpty();

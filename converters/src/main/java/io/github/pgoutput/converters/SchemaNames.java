@@ -46,6 +46,12 @@ public final class SchemaNames {
     public static final String MICRO_TIMESTAMP = TIME + "MicroTimestamp";
     /** int64: nanoseconds since 1970-01-01 00:00:00 of the wall clock (no zone). */
     public static final String NANO_TIMESTAMP = TIME + "NanoTimestamp";
+    /** string: date as ISO 8601 in UTC, {@code 2024-01-02Z} (time.precision.mode=isostring). */
+    public static final String ISO_DATE = TIME + "IsoDate";
+    /** string: time as ISO 8601 in UTC, {@code 03:04:05.5Z} (time.precision.mode=isostring). */
+    public static final String ISO_TIME = TIME + "IsoTime";
+    /** string: timestamp as ISO 8601 in UTC, {@code 2024-01-02T03:04:05.5Z} (time.precision.mode=isostring). */
+    public static final String ISO_TIMESTAMP = TIME + "IsoTimestamp";
     /** string: timestamp with time zone as ISO 8601 in UTC, {@code 2024-01-02T03:04:05.123456Z}. */
     public static final String ZONED_TIMESTAMP = TIME + "ZonedTimestamp";
     /** string: time with time zone as ISO 8601 in UTC, {@code 03:04:05.5Z}. */

@@ -41,6 +41,11 @@ final class TemporalConverters {
                     text -> connectDate(Temporal.parseDate(text)),
                     in -> end(in, connectDate(Temporal.dateFromPostgresDays(in.int32()))), null);
         }
+        if (mode == TemporalPrecisionMode.ISOSTRING) {
+            return new ScalarConverter(type, () -> named(SchemaBuilder.string(), SchemaNames.ISO_DATE),
+                    text -> isoDate(Temporal.parseDate(text)),
+                    in -> end(in, isoDate(Temporal.dateFromPostgresDays(in.int32()))), placeholder);
+        }
         return new ScalarConverter(type, () -> named(SchemaBuilder.int32(), SchemaNames.DATE),
                 text -> debeziumDay(Temporal.parseDate(text)),
                 in -> end(in, debeziumDay(Temporal.dateFromPostgresDays(in.int32()))), null);
@@ -50,9 +55,15 @@ final class TemporalConverters {
         int precision = precision(type);
         Supplier<SchemaBuilder> schema;
         LongFunction<Object> value;
+        Object toast = null;
         if (mode == TemporalPrecisionMode.CONNECT) {
             schema = org.apache.kafka.connect.data.Time::builder;
             value = micros -> new java.util.Date(micros / MICROS_PER_MILLI);
+        } else if (mode == TemporalPrecisionMode.ISOSTRING) {
+            schema = () -> named(SchemaBuilder.string(), SchemaNames.ISO_TIME);
+            // 24:00:00 wraps to 00:00:00Z, as in Debezium.
+            value = micros -> zonedTime(micros % Temporal.MICROS_PER_DAY);
+            toast = placeholder;
         } else if (mode == TemporalPrecisionMode.NANOSECONDS) {
             schema = () -> named(SchemaBuilder.int64(), SchemaNames.NANO_TIME);
             value = micros -> micros * 1_000L;
@@ -64,7 +75,7 @@ final class TemporalConverters {
             value = micros -> micros;
         }
         return new ScalarConverter(type, schema, text -> value.apply(Temporal.parseTime(text)),
-                in -> end(in, value.apply(in.int64())), null);
+                in -> end(in, value.apply(in.int64())), toast);
     }
 
     /** timetz: an ISO time in UTC in every mode, {@code 10:15:30Z}, {@code 10:15:30.5Z}. */
@@ -79,9 +90,15 @@ final class TemporalConverters {
         Supplier<SchemaBuilder> schema;
         LongFunction<Object> value;
         boolean adaptive = mode == TemporalPrecisionMode.ADAPTIVE || mode == TemporalPrecisionMode.ADAPTIVE_TIME_MICROSECONDS;
+        Object toast = null;
         if (mode == TemporalPrecisionMode.CONNECT) {
             schema = org.apache.kafka.connect.data.Timestamp::builder;
             value = micros -> new java.util.Date(Math.floorDiv(debeziumMicros(micros), MICROS_PER_MILLI));
+        } else if (mode == TemporalPrecisionMode.ISOSTRING) {
+            schema = () -> named(SchemaBuilder.string(), SchemaNames.ISO_TIMESTAMP);
+            // Infinity as Debezium writes it: its marker instant, +294247-01-10T04:00:25.2Z and -290308-12-21T19:59:27.6Z.
+            value = micros -> isoTimestamp(debeziumMicros(micros));
+            toast = placeholder;
         } else if (mode == TemporalPrecisionMode.NANOSECONDS) {
             schema = () -> named(SchemaBuilder.int64(), SchemaNames.NANO_TIMESTAMP);
             value = TemporalConverters::nanos;
@@ -93,7 +110,7 @@ final class TemporalConverters {
             value = TemporalConverters::debeziumMicros;
         }
         return new ScalarConverter(type, schema, text -> value.apply(Temporal.parseTimestamp(text)),
-                in -> end(in, value.apply(Temporal.timestampFromPostgresMicros(in.int64()))), null);
+                in -> end(in, value.apply(Temporal.timestampFromPostgresMicros(in.int64()))), toast);
     }
 
     /** timestamptz: an ISO timestamp in UTC in every mode, {@code 2024-01-02T03:04:05.123456Z}; 'infinity' as is. */
@@ -153,6 +170,16 @@ final class TemporalConverters {
         if (micros == Temporal.TIMESTAMP_NEGATIVE_INFINITY) {
             return "-infinity";
         }
+        return isoTimestamp(micros);
+    }
+
+    /** {@code 2024-01-02Z}; infinity as Debezium's marker days. */
+    private static String isoDate(int day) {
+        return DateTimeFormatter.ISO_OFFSET_DATE.format(java.time.LocalDate.ofEpochDay(debeziumDay(day)).atStartOfDay()
+                .atOffset(ZoneOffset.UTC));
+    }
+
+    private static String isoTimestamp(long micros) {
         Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros, Temporal.MICROS_PER_SECOND),
                 Math.floorMod(micros, Temporal.MICROS_PER_SECOND) * 1_000L);
         return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC));

@@ -22,6 +22,11 @@ public enum TemporalPrecisionMode {
     MICROSECONDS,
     /** {@code NanoTime} and {@code NanoTimestamp} (int64 ns); {@code date} as in {@link #ADAPTIVE}. */
     NANOSECONDS,
+    /**
+     * ISO 8601 strings in UTC: {@code io.debezium.time.IsoDate} ({@code 2024-01-02Z}), {@code IsoTime}
+     * ({@code 03:04:05.5Z}) and {@code IsoTimestamp} ({@code 2024-01-02T03:04:05.5Z}).
+     */
+    ISOSTRING,
     /** Kafka Connect's own {@code Date}, {@code Time} and {@code Timestamp} logical types (milliseconds). */
     CONNECT
 }

@@ -86,6 +86,7 @@ class PostgresTypeMapperTest {
         "ADAPTIVE_TIME_MICROSECONDS, 6,  io.debezium.time.MicroTime,        io.debezium.time.MicroTimestamp",
         "MICROSECONDS,               0,  io.debezium.time.MicroTime,        io.debezium.time.MicroTimestamp",
         "NANOSECONDS,                3,  io.debezium.time.NanoTime,         io.debezium.time.NanoTimestamp",
+        "ISOSTRING,                  6,  io.debezium.time.IsoTime,          io.debezium.time.IsoTimestamp",
         "CONNECT,                    6,  org.apache.kafka.connect.data.Time, org.apache.kafka.connect.data.Timestamp",
     })
     void followsTheTimePrecisionMode(TemporalPrecisionMode mode, int typmod, String time, String timestamp) {
@@ -93,7 +94,8 @@ class PostgresTypeMapperTest {
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIME, typmod)).schema(true).name()).isEqualTo(time);
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMESTAMP, typmod)).schema(true).name()).isEqualTo(timestamp);
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1)).schema(true).name())
-                .isEqualTo(mode == TemporalPrecisionMode.CONNECT ? Date.LOGICAL_NAME : "io.debezium.time.Date");
+                .isEqualTo(mode == TemporalPrecisionMode.CONNECT ? Date.LOGICAL_NAME
+                        : mode == TemporalPrecisionMode.ISOSTRING ? "io.debezium.time.IsoDate" : "io.debezium.time.Date");
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMESTAMPTZ, typmod)).schema(true).name())
                 .isEqualTo("io.debezium.time.ZonedTimestamp");
         assertThat(custom.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMETZ, typmod)).schema(true).name())

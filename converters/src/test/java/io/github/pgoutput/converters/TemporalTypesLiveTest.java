@@ -129,6 +129,19 @@ class TemporalTypesLiveTest {
     }
 
     @PostgresTest
+    void isostringModeWritesIsoStringsInUtcWithDebeziumsInfinity(PostgresDatabase database) throws Exception {
+        List<TypeCase> cases = List.of(
+                nullOf("date"), of("date", "'2024-01-02'", "2024-01-02Z"), of("date", "'0044-03-15 BC'", "-0043-03-15Z"),
+                of("date", "'infinity'", "-5877611-06-21Z"),
+                nullOf("time"), of("time", "'12:34:56.789'", "12:34:56.789Z"), of("time(0)", "'24:00:00'", "00:00:00Z"),
+                nullOf("timestamp"), of("timestamp", "'2024-01-02 03:04:05.12'", "2024-01-02T03:04:05.12Z"),
+                of("timestamp(0)", "'0044-03-15 12:00:00 BC'", "-0043-03-15T12:00:00Z"),
+                of("timestamp", "'infinity'", "+294247-01-10T04:00:25.2Z"), of("timestamp", "'-infinity'", "-290308-12-21T19:59:27.6Z"),
+                of("timestamptz", "'2024-01-02 03:04:05+01'", "2024-01-02T02:04:05Z"));
+        ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.ISOSTRING), LiveValues.observe(database, cases));
+    }
+
+    @PostgresTest
     void intervalsAreDebeziumsMicroDurationByDefault(PostgresDatabase database) throws Exception {
         // Expected values as Debezium 3.6.1 computes them (pgjdbc's PGInterval, MicroDuration with 365.25 / 12 days a month).
         List<TypeCase> cases = new ArrayList<>(List.of(
