@@ -27,6 +27,22 @@ final class TemporalConverters {
     private static final long MICROS_PER_MILLI = 1_000L;
     private static final int DEFAULT_PRECISION = 6;
 
+    /** ISO_OFFSET_DATE_TIME with exactly {@code i} fraction digits, for i in 1..6. */
+    private static final DateTimeFormatter[] FIXED_FRACTION = new DateTimeFormatter[7];
+
+    static {
+        for (int i = 1; i <= 6; i++) {
+            FIXED_FRACTION[i] = new java.time.format.DateTimeFormatterBuilder()
+                    .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral('T')
+                    .appendValue(java.time.temporal.ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
+                    .appendValue(java.time.temporal.ChronoField.MINUTE_OF_HOUR, 2).appendLiteral(':')
+                    .appendValue(java.time.temporal.ChronoField.SECOND_OF_MINUTE, 2)
+                    .appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, i, i, true)
+                    .appendOffsetId()
+                    .toFormatter(java.util.Locale.ROOT);
+        }
+    }
+
     private final TemporalPrecisionMode mode;
     private final String placeholder;
 
@@ -113,11 +129,16 @@ final class TemporalConverters {
                 in -> end(in, value.apply(Temporal.timestampFromPostgresMicros(in.int64()))), toast);
     }
 
-    /** timestamptz: an ISO timestamp in UTC in every mode, {@code 2024-01-02T03:04:05.123456Z}; 'infinity' as is. */
+    /**
+     * timestamptz: an ISO timestamp in UTC in every mode, with as many fraction digits as the column declares
+     * ({@code 2024-01-02T03:04:05.500Z} in a timestamptz(3), six without a declared precision), and none for
+     * timestamptz(0), as Debezium writes it; 'infinity' as is.
+     */
     ColumnConverter timestampTz(PgColumnType type) {
+        int digits = precision(type);
         return new ScalarConverter(type, () -> named(SchemaBuilder.string(), SchemaNames.ZONED_TIMESTAMP),
-                text -> zonedTimestamp(Temporal.parseTimestamp(text)),
-                in -> end(in, zonedTimestamp(Temporal.timestampFromPostgresMicros(in.int64()))), placeholder);
+                text -> zonedTimestamp(Temporal.parseTimestamp(text), digits),
+                in -> end(in, zonedTimestamp(Temporal.timestampFromPostgresMicros(in.int64()), digits)), placeholder);
     }
 
     /** The declared fraction digits; a column without a modifier keeps 6, as PostgreSQL does. */
@@ -163,14 +184,23 @@ final class TemporalConverters {
         }
     }
 
-    static String zonedTimestamp(long micros) {
+    /** {@code digits} fraction digits, always written; 0 writes the shortest fraction (none for whole seconds). */
+    static String zonedTimestamp(long micros, int digits) {
         if (micros == Temporal.TIMESTAMP_POSITIVE_INFINITY) {
             return "infinity";
         }
         if (micros == Temporal.TIMESTAMP_NEGATIVE_INFINITY) {
             return "-infinity";
         }
-        return isoTimestamp(micros);
+        if (digits == 0) {
+            return isoTimestamp(micros);
+        }
+        return FIXED_FRACTION[digits].format(instant(micros).atOffset(ZoneOffset.UTC));
+    }
+
+    private static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, Temporal.MICROS_PER_SECOND),
+                Math.floorMod(micros, Temporal.MICROS_PER_SECOND) * 1_000L);
     }
 
     /** {@code 2024-01-02Z}; infinity as Debezium's marker days. */
@@ -180,9 +210,7 @@ final class TemporalConverters {
     }
 
     private static String isoTimestamp(long micros) {
-        Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros, Temporal.MICROS_PER_SECOND),
-                Math.floorMod(micros, Temporal.MICROS_PER_SECOND) * 1_000L);
-        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC));
+        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant(micros).atOffset(ZoneOffset.UTC));
     }
 
     static String zonedTime(long microsOfDayUtc) {

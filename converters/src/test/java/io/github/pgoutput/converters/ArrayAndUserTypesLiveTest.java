@@ -49,7 +49,7 @@ class ArrayAndUserTypesLiveTest {
                 of("timetz[]", "'{12:00:00+01}'", list("11:00:00Z")),
                 of("timestamp[]", "'{\"2024-01-02 03:04:05.5\",-infinity}'",
                         list(micros("2024-01-02T03:04:05.5"), -9_223_372_036_832_400_000L)),
-                of("timestamptz[]", "'{\"2024-01-02 03:04:05+00\"}'", list("2024-01-02T03:04:05Z")),
+                of("timestamptz[]", "'{\"2024-01-02 03:04:05+00\"}'", list("2024-01-02T03:04:05.000000Z")),
                 of("interval[]", "'{\"1 day -1 sec\",NULL}'", list(86_399_000_000L, null)),
                 of("uuid[]", "'{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'", list("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")),
                 of("json[]", "ARRAY['{\"a\": [1, 2]}'::json]", list("{\"a\": [1, 2]}")),

@@ -45,12 +45,14 @@ class TemporalTest {
     }
 
     @Test
-    void writesTimestamptzAsIsoInUtcWithTheShortestFraction() {
-        assertThat(TemporalConverters.zonedTimestamp(0)).isEqualTo("1970-01-01T00:00:00Z");
-        assertThat(TemporalConverters.zonedTimestamp(-1)).isEqualTo("1969-12-31T23:59:59.999999Z");
-        assertThat(TemporalConverters.zonedTimestamp(1_704_164_645_100_000L)).isEqualTo("2024-01-02T03:04:05.1Z");
-        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_POSITIVE_INFINITY)).isEqualTo("infinity");
-        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_NEGATIVE_INFINITY)).isEqualTo("-infinity");
+    void writesTimestamptzAsIsoInUtcWithTheDeclaredFractionDigits() {
+        assertThat(TemporalConverters.zonedTimestamp(0, 0)).isEqualTo("1970-01-01T00:00:00Z");
+        assertThat(TemporalConverters.zonedTimestamp(0, 6)).isEqualTo("1970-01-01T00:00:00.000000Z");
+        assertThat(TemporalConverters.zonedTimestamp(500_000, 3)).isEqualTo("1970-01-01T00:00:00.500Z");
+        assertThat(TemporalConverters.zonedTimestamp(-1, 6)).isEqualTo("1969-12-31T23:59:59.999999Z");
+        assertThat(TemporalConverters.zonedTimestamp(1_704_164_645_100_000L, 0)).isEqualTo("2024-01-02T03:04:05.1Z");
+        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_POSITIVE_INFINITY, 6)).isEqualTo("infinity");
+        assertThat(TemporalConverters.zonedTimestamp(Temporal.TIMESTAMP_NEGATIVE_INFINITY, 6)).isEqualTo("-infinity");
     }
 
     @Test

@@ -97,13 +97,16 @@ class TemporalTypesLiveTest {
                 of("timestamp(3)", "'infinity'", INFINITY_MICROS / 1000), of("timestamp(3)", "'-infinity'", MINUS_INFINITY_MICROS / 1000),
                 nullOf("timestamptz"),
                 of("timestamptz", "'2024-01-02 03:04:05.123456+00'", "2024-01-02T03:04:05.123456Z"),
-                of("timestamptz", "'2024-01-02 03:04:05.1+02'", "2024-01-02T01:04:05.1Z"),
+                // As many fraction digits as the column declares (six without), none for timestamptz(0).
+                of("timestamptz", "'2024-01-02 03:04:05.1+02'", "2024-01-02T01:04:05.100000Z"),
+                of("timestamptz(3)", "'2024-01-02 03:04:05.5+02'", "2024-01-02T01:04:05.500Z"),
+                of("timestamptz(1)", "'2024-01-02 03:04:05+02'", "2024-01-02T01:04:05.0Z"),
                 of("timestamptz(0)", "'2024-01-02 03:04:05+00'", "2024-01-02T03:04:05Z"),
                 // Before 1900 Asia/Kolkata is at local mean time, +05:53:28: an offset with seconds in the text.
-                of("timestamptz", "'1850-06-01 12:00:00+00'", "1850-06-01T12:00:00Z"),
-                of("timestamptz", "'0044-03-15 12:00:00+00 BC'", "-0043-03-15T12:00:00Z"),
-                of("timestamptz", "'4714-11-24 00:00:00+00 BC'", "-4713-11-24T00:00:00Z"),
-                of("timestamptz", "'12345-01-01 00:00:00+00'", "+12345-01-01T00:00:00Z"),
+                of("timestamptz(0)", "'1850-06-01 12:00:00+00'", "1850-06-01T12:00:00Z"),
+                of("timestamptz", "'0044-03-15 12:00:00+00 BC'", "-0043-03-15T12:00:00.000000Z"),
+                of("timestamptz(0)", "'4714-11-24 00:00:00+00 BC'", "-4713-11-24T00:00:00Z"),
+                of("timestamptz(0)", "'12345-01-01 00:00:00+00'", "+12345-01-01T00:00:00Z"),
                 failing("timestamptz", "'294276-12-31 23:59:59.999999+00'", "294247-01-10"),
                 of("timestamptz", "'infinity'", "infinity"), of("timestamptz", "'-infinity'", "-infinity"));
         ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases, "SET TimeZone = 'Asia/Kolkata'"));
@@ -125,7 +128,7 @@ class TemporalTypesLiveTest {
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.CONNECT), LiveValues.observe(database, List.of(
                 nullOf("timestamp"), of("timestamp", "'2024-01-02 03:04:05.123456'", new Date(micros("2024-01-02T03:04:05.123") / 1000)),
                 of("timestamp", "'infinity'", new Date(INFINITY_MICROS / 1000)),
-                of("timestamptz", "'2024-01-02 03:04:05+00'", "2024-01-02T03:04:05Z"))));
+                of("timestamptz(0)", "'2024-01-02 03:04:05+00'", "2024-01-02T03:04:05Z"))));
     }
 
     @PostgresTest
@@ -137,7 +140,7 @@ class TemporalTypesLiveTest {
                 nullOf("timestamp"), of("timestamp", "'2024-01-02 03:04:05.12'", "2024-01-02T03:04:05.12Z"),
                 of("timestamp(0)", "'0044-03-15 12:00:00 BC'", "-0043-03-15T12:00:00Z"),
                 of("timestamp", "'infinity'", "+294247-01-10T04:00:25.2Z"), of("timestamp", "'-infinity'", "-290308-12-21T19:59:27.6Z"),
-                of("timestamptz", "'2024-01-02 03:04:05+01'", "2024-01-02T02:04:05Z"));
+                of("timestamptz(2)", "'2024-01-02 03:04:05+01'", "2024-01-02T02:04:05.00Z"));
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.ISOSTRING), LiveValues.observe(database, cases));
     }
 
