@@ -48,7 +48,7 @@ class FullIdentityRecordKeysIT {
                 .build();
         ChangeRecordBuilder builder = new ChangeRecordBuilder("rk", db.name(), "1.0", new TopicNames("rk", "__heartbeat"),
                 new AvroNames("rk"), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(TypeCatalog.of(settings)),
-                true, (schema, table) -> !table.equals("marker"), named);
+                true, (schema, table) -> !table.equals("marker"), named, false);
         List<Draft> drafts = new ArrayList<>();
         try (ReplicationSession session = ReplicationSession.open(settings, Lsn.INVALID)) {
             PgOutputDecoder decoder = new PgOutputDecoder(new DecoderSettings(session.protocol().protocolVersion(),

@@ -88,7 +88,7 @@ class RecordKeyChoiceTest {
     private static ChangeRecordBuilder builder(TypeCatalog catalog, String messageKeyColumns) {
         return new ChangeRecordBuilder("shop", "inventory", "1.0", new TopicNames("shop", "__heartbeat"), new AvroNames("shop"),
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(catalog), true, (s, t) -> true,
-                MessageKeyColumns.parse(messageKeyColumns));
+                MessageKeyColumns.parse(messageKeyColumns), false);
     }
 
     private List<Draft> build(ChangeRecordBuilder builder, PgOutputMessage... messages) {
