@@ -58,11 +58,11 @@ final class ColumnDefaults {
         if (expression == null) {
             return Optional.empty();
         }
-        Optional<String> text = literal(converter.type(), expression.trim());
-        if (text.isEmpty()) {
-            return Optional.empty();
-        }
         try {
+            Optional<String> text = literal(converter.type(), expression.trim());
+            if (text.isEmpty()) {
+                return Optional.empty();
+            }
             Object value = converter.fromText(text.get());
             if (value == null || value instanceof Struct) {
                 return Optional.empty();
