@@ -42,6 +42,15 @@ class FullIdentityRecordKeysIT {
     Path spillDirectory;
 
     private List<Draft> stream(PostgresDatabase db, String slot, MessageKeyColumns named, Runnable changes) throws Exception {
+        return stream(db, slot, named, spillDirectory, changes);
+    }
+
+    /**
+     * The drafts the record builder makes, with the task's catalog, of what {@code changes} writes, streamed from a new
+     * slot of an all-tables publication until a row in table {@code marker} (which the caller creates) arrives.
+     */
+    static List<Draft> stream(PostgresDatabase db, String slot, MessageKeyColumns named, Path spillDirectory, Runnable changes)
+            throws Exception {
         ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), db.user(), slot, slot + "_pub")
                 .publication(PublicationMode.ALL_TABLES, List.of())
                 .statusInterval(Duration.ofMillis(200))
