@@ -45,12 +45,15 @@ import org.slf4j.LoggerFactory;
  *       new key ({@code c}) instead, so a compacted topic keeps no row under the old key. Delete: op {@code d},
  *       followed by a tombstone (null value) when {@code tombstones.on.delete} and the table has a key.</li>
  *   <li>Truncate: one record per truncated table, op {@code t}, no key, no before/after.</li>
- *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}.</li>
+ *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}, Debezium's
+ *       {@code MessageKey}/{@code MessageValue} with the nested {@code message} block.</li>
  * </ul>
  * The key holds the columns {@link KeyColumns} chooses (message.key.columns, primary key, replica identity index, or
- * none: a null key), for snapshot rows and streamed changes alike. Schemas are cached per relation id and get a new
- * version whenever the table's Relation message or its key changes (ALTER TABLE). The builder also counts records per table for the transaction block and the END record of the
- * current delivery.
+ * none: a null key), for snapshot rows and streamed changes alike. Schemas are cached per relation id and built anew
+ * whenever the table's Relation message or its key changes (ALTER TABLE). The {@code source} block is Debezium's
+ * {@code io.debezium.connector.postgresql.Source} ({@link SourceBlock}). With {@code provide.transaction.metadata} the
+ * builder fills the {@code transaction} block and counts records per table for the END record of the current
+ * delivery; without, the block is null, as Debezium leaves it.
  *
  * <p>Not thread-safe: used by the task's poll thread only.
  */
@@ -65,13 +68,13 @@ final class ChangeRecordBuilder {
     static final String OP_MESSAGE = "m";
     static final String OP_READ = "r";
 
+    /** Debezium's data collection name of logical decoding messages, in the END record's {@code data_collections}. */
+    static final String MESSAGE_DATA_COLLECTION = "LOGICAL_DECODING_MESSAGE";
+
     /** The contents of one record, before the task adds partition, offset and headers. */
     record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
     }
 
-    private final String serverName;
-    private final String database;
-    private final String version;
     private final TopicNames topics;
     private final AvroNames names;
     private final PostgresTypeMapper types;
@@ -79,21 +82,25 @@ final class ChangeRecordBuilder {
     private final KeyColumns keyColumns;
     private final boolean tombstones;
     private final BiPredicate<String, String> captured;
-    private final Schema sourceSchema;
+    private final SourceBlock source;
     private final Schema transactionSchema;
+    private final boolean transactionMetadata;
     private final Schema messageKeySchema;
     private final Schema messageValueSchema;
+    private final Schema messageBlockSchema;
     private final Map<Long, TableSchema> schemas = new HashMap<>();
-    private final Map<Long, Integer> versions = new HashMap<>();
     /** Table versions whose keyless records were logged: once each is enough to name the cause. */
     private final Set<TableSchema> warnedKeyless = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Map<String, Long> perTopicCounts = new LinkedHashMap<>();
+    private final Map<String, Long> perCollectionCounts = new LinkedHashMap<>();
     private Delivery countedDelivery;
     private long deliveryOrder;
+    /** Data change and message records of the current delivery so far: the transaction block's total_order. */
+    private long eventCount;
     /** What consecutive snapshot rows share: rows come table by table. */
     private SnapshotTable snapshotTable;
     private TableSchema snapshotSchema;
     private Struct sharedSource;
+    private String sharedMarker;
 
     /**
      * @param serverName the {@code topic.prefix}, reported as {@code source.name}
@@ -102,13 +109,13 @@ final class ChangeRecordBuilder {
      *                   of other tables give no records
      * @param keyColumns the key columns {@code message.key.columns} names; other tables are keyed by their primary key
      *                   or replica identity index as the catalog of {@code columnTypes} has them
+     * @param transactionMetadata {@code provide.transaction.metadata}: whether change records carry the transaction block
      */
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
-                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns) {
-        this.serverName = Objects.requireNonNull(serverName);
-        this.database = Objects.requireNonNull(database);
-        this.version = Objects.requireNonNull(version);
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata) {
+        this.source = new SourceBlock(serverName, database, version);
+        this.transactionMetadata = transactionMetadata;
         this.topics = Objects.requireNonNull(topics);
         this.names = Objects.requireNonNull(names);
         this.types = Objects.requireNonNull(types);
@@ -116,33 +123,23 @@ final class ChangeRecordBuilder {
         this.keyColumns = new KeyColumns(columnTypes.catalog(), keyColumns);
         this.tombstones = tombstones;
         this.captured = Objects.requireNonNull(captured);
-        sourceSchema = SchemaBuilder.struct().name(names.fullName("Source"))
-                .field("version", Schema.STRING_SCHEMA)
-                .field("connector", Schema.STRING_SCHEMA)
-                .field("name", Schema.STRING_SCHEMA)
-                .field("ts_ms", Schema.INT64_SCHEMA)
-                .field("snapshot", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("db", Schema.STRING_SCHEMA)
-                .field("schema", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("table", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("txId", Schema.OPTIONAL_INT64_SCHEMA)
-                .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
-                .field("commit_lsn", Schema.OPTIONAL_STRING_SCHEMA)
-                .build();
-        transactionSchema = SchemaBuilder.struct().name(names.fullName("TransactionBlock")).optional()
+        transactionSchema = SchemaBuilder.struct().name("event.block").version(1).optional()
                 .field("id", Schema.STRING_SCHEMA)
                 .field("total_order", Schema.INT64_SCHEMA)
                 .field("data_collection_order", Schema.INT64_SCHEMA)
                 .build();
-        messageKeySchema = SchemaBuilder.struct().name(names.fullName("MessageKey"))
-                .field("prefix", Schema.STRING_SCHEMA).build();
-        messageValueSchema = SchemaBuilder.struct().name(names.fullName("MessageValue"))
+        messageKeySchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageKey").version(1)
+                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA).build();
+        messageBlockSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Message").version(1)
+                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA)
+                .field("content", Schema.OPTIONAL_BYTES_SCHEMA)
+                .build();
+        messageValueSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageValue").version(1)
                 .field(TableSchema.Envelope.OP, Schema.STRING_SCHEMA)
                 .field(TableSchema.Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
-                .field(TableSchema.Envelope.SOURCE, sourceSchema)
-                .field("transactional", Schema.BOOLEAN_SCHEMA)
-                .field("prefix", Schema.STRING_SCHEMA)
-                .field("content", Schema.BYTES_SCHEMA)
+                .field(TableSchema.Envelope.SOURCE, source.schema())
+                .field(TableSchema.Envelope.TRANSACTION, transactionSchema)
+                .field("message", messageBlockSchema)
                 .build();
     }
 
@@ -153,7 +150,8 @@ final class ChangeRecordBuilder {
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
                         BiPredicate<String, String> captured) {
-        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, MessageKeyColumns.NONE);
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, MessageKeyColumns.NONE,
+                true);
     }
 
     /**
@@ -164,8 +162,12 @@ final class ChangeRecordBuilder {
      */
     List<Draft> build(ChangeEvent event, Delivery delivery, long firstOrder) {
         if (delivery != countedDelivery) {
+            if (countedDelivery != null) {
+                source.committed(countedDelivery.endLsn());
+            }
             countedDelivery = delivery;
-            perTopicCounts.clear();
+            perCollectionCounts.clear();
+            eventCount = 0;
         }
         deliveryOrder = firstOrder;
         PgOutputMessage.StreamScoped message = event.message();
@@ -182,7 +184,7 @@ final class ChangeRecordBuilder {
         } else if (message instanceof Delete delete) {
             TableSchema table = schemaOf(event.relation());
             Struct before = before(table, delete.oldTuple());
-            Struct key = key(table, before);
+            Struct key = oldKey(table, delete.oldTuple(), before);
             drafts.add(change(table, OP_DELETE, before, null, key, event, delivery));
             addTombstone(table, key, drafts);
         } else if (message instanceof Truncate) {
@@ -218,29 +220,35 @@ final class ChangeRecordBuilder {
         TableSchema schema = snapshotSchema;
         Struct after = schema.rowFromText(row.values());
         Struct key = key(schema, after);
-        long now = System.currentTimeMillis();
+        Instant now = Instant.now();
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), row.marker().sourceValue(), consistentPoint, now))
-                .put(TableSchema.Envelope.OP, OP_READ)
-                .put(TableSchema.Envelope.TS_MS, now);
-        return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value, now);
+                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint, now))
+                .put(TableSchema.Envelope.OP, OP_READ);
+        putTimestamps(value, now);
+        return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
+                now.toEpochMilli());
     }
 
     /**
-     * The truncate record (op {@code t}, no key, {@code source.snapshot} {@code true}) that opens a snapshot's rows of
-     * {@code table}: a consumer that applies it discards rows an interrupted earlier snapshot, or a stream whose slot
-     * was lost, left behind, which the rows that follow cannot retract.
+     * Debezium's {@code source.snapshot} of a snapshot row: {@code last} for the snapshot's last row, {@code first}
+     * for its first, {@code last_in_data_collection} / {@code first_in_data_collection} for a table's last / first
+     * row, {@code true} for the others (the earlier one wins for a row that is both).
      */
-    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint) {
-        Relation relation = relationOf(table);
-        TableSchema schema = schemaOf(relation);
-        long now = System.currentTimeMillis();
-        Struct value = new Struct(schema.envelopeSchema())
-                .put(TableSchema.Envelope.SOURCE, snapshotSource(relation, "true", consistentPoint, now))
-                .put(TableSchema.Envelope.OP, OP_TRUNCATE)
-                .put(TableSchema.Envelope.TS_MS, now);
-        return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now);
+    static String snapshotMarker(SnapshotRow row) {
+        if (row.marker() == SnapshotRow.Marker.LAST) {
+            return "last";
+        }
+        if (row.marker() == SnapshotRow.Marker.FIRST) {
+            return "first";
+        }
+        if (row.lastInTable()) {
+            return "last_in_data_collection";
+        }
+        if (row.firstInTable()) {
+            return "first_in_data_collection";
+        }
+        return "true";
     }
 
     private static Relation relationOf(SnapshotTable table) {
@@ -253,31 +261,22 @@ final class ChangeRecordBuilder {
      * (a Struct is not changed once built): building and validating it anew for each of tens of thousands of rows
      * per second is a measurable part of a snapshot's cost.
      */
-    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, long now) {
+    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now) {
         Struct last = sharedSource;
-        if (last == null || (Long) last.get("ts_ms") != now || !marker.equals(last.get("snapshot"))
-                || (Long) last.get("lsn") != consistentPoint.value()) {
-            sharedSource = snapshotSource(relation, marker, consistentPoint, now);
+        if (last == null || (Long) last.get(SourceBlock.TS_MS) != now.toEpochMilli() || !marker.equals(sharedMarker)
+                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value()) {
+            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now);
+            sharedMarker = marker;
         }
         return sharedSource;
     }
 
-    private Struct snapshotSource(Relation relation, String marker, Lsn consistentPoint, long now) {
-        return new Struct(sourceSchema)
-                .put("version", version)
-                .put("connector", "pgoutput")
-                .put("name", serverName)
-                .put("ts_ms", now)
-                .put("snapshot", marker)
-                .put("db", database)
-                .put("schema", relation.namespace())
-                .put("table", relation.relationName())
-                .put("lsn", consistentPoint.value());
-    }
-
-    /** Records per topic of the delivery the last {@link #build} call was for, in first-seen order. */
-    Map<String, Long> countsPerTopic(Delivery delivery) {
-        return delivery == countedDelivery ? Collections.unmodifiableMap(new LinkedHashMap<>(perTopicCounts)) : Map.of();
+    /**
+     * Records per data collection ({@code schema.table}, or {@value #MESSAGE_DATA_COLLECTION}) of the delivery the last
+     * {@link #build} call was for, in first-seen order; empty without {@code provide.transaction.metadata}.
+     */
+    Map<String, Long> countsPerDataCollection(Delivery delivery) {
+        return delivery == countedDelivery ? Collections.unmodifiableMap(new LinkedHashMap<>(perCollectionCounts)) : Map.of();
     }
 
     private boolean isCaptured(Relation relation) {
@@ -285,7 +284,14 @@ final class ChangeRecordBuilder {
     }
 
     Schema sourceSchema() {
-        return sourceSchema;
+        return source.schema();
+    }
+
+    /** Envelope's {@code ts_ms}, {@code ts_us}, {@code ts_ns}: when the record was built. */
+    private static void putTimestamps(Struct value, Instant now) {
+        value.put(TableSchema.Envelope.TS_MS, now.toEpochMilli())
+                .put(TableSchema.Envelope.TS_US, SourceBlock.micros(now))
+                .put(TableSchema.Envelope.TS_NS, SourceBlock.nanos(now));
     }
 
     private void update(ChangeEvent event, Delivery delivery, Update update, List<Draft> drafts) {
@@ -297,7 +303,7 @@ final class ChangeRecordBuilder {
         Struct newKey = key(table, after);
         // Null too when the old tuple holds the replica identity index's columns but the key is the primary key:
         // then whether the key changed is unknown, and the change stays one update.
-        Struct oldKey = before == null ? null : key(table, before);
+        Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, before)).orElse(null);
         if (oldKey != null && !oldKey.equals(newKey)) {
             drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery));
             addTombstone(table, oldKey, drafts);
@@ -320,6 +326,24 @@ final class ChangeRecordBuilder {
         return key;
     }
 
+    /**
+     * The key of an old tuple: unknown (null) when the tuple is key-only and REPLICA IDENTITY USING INDEX names other
+     * columns than the key's, whose fields a key-only before-image fills with zeros rather than values.
+     */
+    private Struct oldKey(TableSchema table, OldTuple old, Struct before) {
+        if (old.kind() == OldTuple.Kind.KEY && !table.keyInReplicaIdentity()) {
+            if (table.keySchema() != null && warnedKeyless.add(table)) {
+                log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it"
+                        + " happens when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old"
+                        + " tuple then holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the"
+                        + " index's columns in message.key.columns. Logged once per table schema",
+                        table.qualifiedName(), table.keyColumns().columns(), table.keyColumns().origin());
+            }
+            return null;
+        }
+        return key(table, before);
+    }
+
     private static Struct before(TableSchema table, OldTuple old) {
         return old.kind() == OldTuple.Kind.KEY ? table.keyOnlyRow(old.tuple()) : table.row(old.tuple(), null);
     }
@@ -337,10 +361,10 @@ final class ChangeRecordBuilder {
         Struct value = new Struct(table.envelopeSchema())
                 .put(TableSchema.Envelope.BEFORE, before)
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, source(relation.namespace(), relation.relationName(), event, delivery))
-                .put(TableSchema.Envelope.OP, op)
-                .put(TableSchema.Envelope.TS_MS, System.currentTimeMillis())
-                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(topic, delivery));
+                .put(TableSchema.Envelope.SOURCE, source.streamed(relation.namespace(), relation.relationName(), event, delivery))
+                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(table.qualifiedName(), event, delivery))
+                .put(TableSchema.Envelope.OP, op);
+        putTimestamps(value, Instant.now());
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
         return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp);
     }
@@ -350,50 +374,37 @@ final class ChangeRecordBuilder {
         Struct value = new Struct(messageValueSchema)
                 .put(TableSchema.Envelope.OP, OP_MESSAGE)
                 .put(TableSchema.Envelope.TS_MS, System.currentTimeMillis())
-                .put(TableSchema.Envelope.SOURCE, source(null, null, event, delivery))
-                .put("transactional", logical.transactional())
-                .put("prefix", logical.prefix())
-                .put("content", logical.content().toByteArray());
-        count(topic);
-        deliveryOrder++;
+                .put(TableSchema.Envelope.SOURCE, source.streamed("", "", event, delivery))
+                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(MESSAGE_DATA_COLLECTION, event, delivery))
+                .put("message", new Struct(messageBlockSchema)
+                        .put("prefix", logical.prefix())
+                        .put("content", logical.content().toByteArray()));
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
         return new Draft(topic, messageKeySchema, new Struct(messageKeySchema).put("prefix", logical.prefix()), messageValueSchema, value,
                 timestamp);
     }
 
-    private Struct source(String schema, String table, ChangeEvent event, Delivery delivery) {
-        Instant time = delivery.time() == null ? Instant.now() : delivery.time();
-        return new Struct(sourceSchema)
-                .put("version", version)
-                .put("connector", "pgoutput")
-                .put("name", serverName)
-                .put("ts_ms", time.toEpochMilli())
-                .put("snapshot", "false")
-                .put("db", database)
-                .put("schema", schema)
-                .put("table", table)
-                .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null)
-                .put("lsn", event.walPosition().value())
-                .put("commit_lsn", delivery.endLsn().toString());
-    }
-
-    private Struct transactionBlock(String topic, Delivery delivery) {
-        long perTopic = count(topic);
-        long order = deliveryOrder++;
-        if (!delivery.xid().isValid()) {
+    /**
+     * The transaction block, or null without {@code provide.transaction.metadata} or outside a transaction. Counts the
+     * record (for {@code total_order}, and per data collection for the END record) and moves the delivery order on.
+     */
+    private Struct transactionBlock(String dataCollection, ChangeEvent event, Delivery delivery) {
+        deliveryOrder++;
+        if (!transactionMetadata || !delivery.xid().isValid()) {
             return null;
         }
+        long perCollection = count(dataCollection);
         return new Struct(transactionSchema)
-                .put("id", TransactionTopicRecords.transactionId(delivery))
-                .put("total_order", order)
-                .put("data_collection_order", perTopic);
+                .put("id", TransactionTopicRecords.transactionId(delivery, event.walPosition()))
+                .put("total_order", ++eventCount)
+                .put("data_collection_order", perCollection);
     }
 
-    private long count(String topic) {
-        return perTopicCounts.merge(topic, 1L, Long::sum);
+    private long count(String dataCollection) {
+        return perCollectionCounts.merge(dataCollection, 1L, Long::sum);
     }
 
-    /** The schemas for this Relation; a new version when it differs from the one cached for its relation id. */
+    /** The schemas for this Relation; built anew when it differs from the one cached for its relation id. */
     TableSchema schemaOf(Relation relation) {
         TableSchema cached = schemas.get(relation.relationId());
         // Read again for each new Relation message: an index or replica identity change makes PostgreSQL send one.
@@ -401,11 +412,9 @@ final class ChangeRecordBuilder {
         if (cached != null && relationsMatch(cached.relation(), relation) && cached.keyColumns().equals(key)) {
             return cached;
         }
-        // Types first: a failed catalog read must not use up a version number.
         List<PgColumnType> typesOfColumns = columnTypes.of(relation);
-        int next = versions.merge(relation.relationId(), 1, Integer::sum);
-        TableSchema built = new TableSchema(relation, key, next, names, types, typesOfColumns, sourceSchema, transactionSchema,
-                topics.table(relation.namespace(), relation.relationName()));
+        TableSchema built = new TableSchema(relation, key, keyColumns.catalogTable(relation), names, types, typesOfColumns,
+                source.schema(), transactionSchema, topics.table(relation.namespace(), relation.relationName()));
         schemas.put(relation.relationId(), built);
         return built;
     }

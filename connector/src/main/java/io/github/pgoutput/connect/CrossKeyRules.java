@@ -56,7 +56,7 @@ final class CrossKeyRules {
             // The outcome of a staged transaction (COMMIT PREPARED, ROLLBACK PREPARED) is a record on the transaction
             // topic only: without it a consumer sees PREPARED changes and never learns whether they were rolled back.
             problems.add(new ConfigProblem(PROVIDE_TRANSACTION_METADATA_CONFIG, PREPARED_TRANSACTION_MODE_CONFIG
-                    + "=stage needs " + PROVIDE_TRANSACTION_METADATA_CONFIG + "=true: the COMMITTED and ROLLED_BACK outcomes of a "
+                    + "=stage needs " + PROVIDE_TRANSACTION_METADATA_CONFIG + "=true (its default is false, as in Debezium): the COMMITTED and ROLLED_BACK outcomes of a "
                     + "prepared transaction are records on the transaction topic, and without them the PREPARED changes reach "
                     + "Kafka with no sign of a later rollback. Set " + PROVIDE_TRANSACTION_METADATA_CONFIG + "=true, or "
                     + PREPARED_TRANSACTION_MODE_CONFIG + "=fail"));

@@ -115,18 +115,26 @@ final class DeliveryEmitter {
         return position;
     }
 
-    /** A heartbeat record at {@code lsn}, to be emitted while idle; it moves the offset on an idle database. */
+    /** Debezium's heartbeat key schema: the topic prefix as {@code serverName}. */
+    static final Schema HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey")
+            .version(1).field("serverName", Schema.STRING_SCHEMA).build();
+    /** Debezium's heartbeat value schema: {@code ts_ms}, when the heartbeat was written. */
+    static final Schema HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.Heartbeat")
+            .version(1).field("ts_ms", Schema.INT64_SCHEMA).build();
+
+    /**
+     * A heartbeat record at {@code lsn}, to be emitted while idle; it moves the offset on an idle database. Its key and
+     * value are Debezium's ({@link #HEARTBEAT_KEY_SCHEMA}, {@link #HEARTBEAT_VALUE_SCHEMA}); the LSN is in its offset.
+     */
     SourceRecord heartbeat(String topic, String serverName, Lsn lsn) {
-        Schema keySchema = SchemaBuilder.struct().name("io.github.pgoutput.HeartbeatKey")
-                .field("serverName", Schema.STRING_SCHEMA).build();
-        Schema valueSchema = SchemaBuilder.struct().name("io.github.pgoutput.Heartbeat")
-                .field("ts_ms", Schema.INT64_SCHEMA).field("lsn", Schema.STRING_SCHEMA).build();
+        Schema keySchema = HEARTBEAT_KEY_SCHEMA;
+        Schema valueSchema = HEARTBEAT_VALUE_SCHEMA;
         lastCompletedEnd = Lsn.max(lastCompletedEnd, lsn);
         position = Position.afterDelivery(lastCompletedEnd);
         long now = System.currentTimeMillis();
         SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(position), topic, null, keySchema,
                 new Struct(keySchema).put("serverName", serverName), valueSchema,
-                new Struct(valueSchema).put("ts_ms", now).put("lsn", lsn.toString()), now);
+                new Struct(valueSchema).put("ts_ms", now), now);
         AcknowledgementTracker.Unit beat = tracker.open();
         tracker.emitted(beat, record);
         tracker.ended(beat, lastCompletedEnd);
@@ -157,7 +165,7 @@ final class DeliveryEmitter {
         Lsn end = delivery.endLsn();
         if (transactions != null && TransactionTopicRecords.hasBeginAndEnd(delivery)) {
             flushHeld(out, false);
-            held.add(new Numbered(transactions.end(delivery, builder.countsPerTopic(delivery)), nextOrder++, delivery.lsn()));
+            held.add(new Numbered(transactions.end(delivery, builder.countsPerDataCollection(delivery)), nextOrder++, delivery.lsn()));
         }
         flushHeld(out, true);
         tracker.ended(unit, end);

@@ -65,6 +65,7 @@ final class KeyColumns {
     /** The Relation each choice was made for: a new Relation message (a new instance) for the OID makes a new choice. */
     private final Map<Long, Relation> chosenFor = new HashMap<>();
     private final Map<Long, Choice> choices = new HashMap<>();
+    private final Map<Long, Optional<CatalogKey>> tables = new HashMap<>();
 
     KeyColumns(TypeCatalog catalog, MessageKeyColumns named) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -77,13 +78,33 @@ final class KeyColumns {
         if (chosenFor.get(id) == relation) {
             return choices.get(id);
         }
-        Choice choice = choose(relation);
+        Optional<CatalogKey> table = read(relation);
+        Choice choice = choose(relation, table);
         chosenFor.put(id, relation);
         choices.put(id, choice);
+        tables.put(id, table);
         return choice;
     }
 
-    private Choice choose(Relation relation) {
+    /**
+     * What the catalog said of {@code relation}'s table (keys, NOT NULL columns, defaults) when its key was chosen:
+     * one read per Relation message. Empty when the catalog no longer has the table.
+     */
+    Optional<CatalogKey> catalogTable(Relation relation) {
+        of(relation);
+        return tables.get(relation.relationId());
+    }
+
+    private Optional<CatalogKey> read(Relation relation) {
+        try {
+            return catalog.tableKey(relation.relationId());
+        } catch (SQLException | RuntimeException e) {
+            throw ErrorClassifier.classify("reading the primary key, replica identity index and columns of table "
+                    + relation.namespace() + "." + relation.relationName() + " from pg_index and pg_attribute", e);
+        }
+    }
+
+    private Choice choose(Relation relation, Optional<CatalogKey> key) {
         String table = relation.namespace() + "." + relation.relationName();
         Set<String> published = relation.columns().stream().map(RelationColumn::name).collect(Collectors.toSet());
         Optional<List<String>> namedColumns = named.columnsOf(relation.namespace(), relation.relationName());
@@ -96,7 +117,7 @@ final class KeyColumns {
                     + " its records as without the entry. Correct the entry, or add the columns to the publication's column"
                     + " list", missing, table, relation.columns().stream().map(RelationColumn::name).toList());
         }
-        Choice fromCatalog = fromCatalog(relation, table);
+        Choice fromCatalog = fromCatalog(relation, key);
         List<String> missing = missing(fromCatalog.columns(), published);
         if (!missing.isEmpty()) {
             log.warn("key column(s) {} of table {} ({}) are not in the publication's column list; its records get a null key."
@@ -107,14 +128,7 @@ final class KeyColumns {
         return fromCatalog;
     }
 
-    private Choice fromCatalog(Relation relation, String table) {
-        Optional<CatalogKey> key;
-        try {
-            key = catalog.tableKey(relation.relationId());
-        } catch (SQLException | RuntimeException e) {
-            throw ErrorClassifier.classify("reading the primary key and replica identity index of table " + table
-                    + " from pg_index", e);
-        }
+    private static Choice fromCatalog(Relation relation, Optional<CatalogKey> key) {
         if (key.isEmpty()) {
             if (relation.replicaIdentity() == ReplicaIdentity.FULL) {
                 return Choice.NONE;

@@ -243,8 +243,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String PROVIDE_TRANSACTION_METADATA_CONFIG = "provide.transaction.metadata";
     private static final String PROVIDE_TRANSACTION_METADATA_DOC = "Whether transaction boundary events (BEGIN/END, "
-            + "and the two-phase stages) are written to <topic.prefix>.transaction.";
-    private static final boolean PROVIDE_TRANSACTION_METADATA_DEFAULT = true;
+            + "and the two-phase stages) are written to <topic.prefix>.transaction and change records carry the "
+            + "transaction block (id, total_order, data_collection_order). Off by default, as in Debezium; "
+            + "prepared.transaction.mode=stage needs it on.";
+    private static final boolean PROVIDE_TRANSACTION_METADATA_DEFAULT = false;
     private static final String PROVIDE_TRANSACTION_METADATA_DISPLAY = "Transaction metadata";
 
     public static final String HEARTBEAT_INTERVAL_MS_CONFIG = "heartbeat.interval.ms";

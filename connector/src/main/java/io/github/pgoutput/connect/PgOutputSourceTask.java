@@ -352,7 +352,7 @@ public class PgOutputSourceTask extends SourceTask {
                 new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
                 new ColumnTypes(pipeline.typeCatalog()),
                 config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(include, exclude, schema + "." + table),
-                config.messageKeyColumns());
+                config.messageKeyColumns(), config.provideTransactionMetadata());
     }
 
     /** Opens the stream, the assembler and the emitter from the durable position. */
@@ -381,7 +381,7 @@ public class PgOutputSourceTask extends SourceTask {
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilder(),
-                    config.provideTransactionMetadata() ? new TransactionTopicRecords(topics, names) : null,
+                    config.provideTransactionMetadata() ? new TransactionTopicRecords(topics) : null,
                     tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted, metrics::deliveryEmitted);
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);

@@ -36,11 +36,13 @@ import org.slf4j.LoggerFactory;
  * The snapshot phase of the task: the start-up decision of {@code snapshot.mode}, then the rows of the snapshot as
  * records, in the order of {@code io.github.pgoutput.snapshot}'s package documentation.
  *
- * <p>Records: first one truncate record (op {@code t}, no key) per table read, so that a consumer discards what an
- * interrupted earlier snapshot or a lost slot's stream left behind; then the rows: the table topics, keys and envelope
- * of streaming, op {@code r}, {@code source.snapshot} {@code first}
- * on the very first record of the whole snapshot, {@code last} on the very last, {@code true} on the others (as
- * Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the consistent point. Offsets: every
+ * <p>Records: the rows, nothing else (no truncate records, as Debezium writes none: a sink that applies truncates
+ * would empty a table it already holds when a user switches over): the table topics, keys and envelope of streaming,
+ * op {@code r}, {@code source.snapshot} {@code first} on the very first record of the whole snapshot, {@code last} on
+ * the very last, {@code first_in_data_collection} / {@code last_in_data_collection} on a table's first / last row,
+ * {@code true} on the others (as Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the
+ * consistent point. A consumer of a snapshot taken again (after an interrupted one, or a lost slot) gets every row
+ * again, as with Debezium; rows deleted in between are not retracted. Offsets: every
  * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress(Lsn)}); the last carries the
  * position {@code lsn} = consistent point. A task that dies before the last record's offset is committed takes the
  * snapshot again with a new slot, and the rows emitted before come again (at-least-once).
@@ -66,8 +68,6 @@ final class SnapshotPhase implements AutoCloseable {
     private final Map<String, ?> partition;
     private final long startNanos = System.nanoTime();
     private boolean done;
-    /** The snapshot's records begin with one truncate record per table read (see ChangeRecordBuilder#snapshotTruncate). */
-    private int truncatesEmitted;
 
     private SnapshotPhase(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, AcknowledgementTracker tracker,
                           Map<String, ?> partition) {
@@ -206,9 +206,6 @@ final class SnapshotPhase implements AutoCloseable {
      * @return true once the snapshot's last record was added (or the snapshot had no rows)
      */
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
-        while (truncatesEmitted < reader.tables().size() && out.size() < room) {
-            add(builder.snapshotTruncate(reader.tables().get(truncatesEmitted++), consistentPoint), inProgress(), out);
-        }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
             if (row == null) {

@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect;
 
 import java.util.List;
+import java.util.Optional;
 
 import io.github.pgoutput.converters.ColumnConverter;
 import io.github.pgoutput.converters.PgColumnType;
@@ -9,6 +10,8 @@ import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.TupleData;
+import io.github.pgoutput.replication.CatalogColumn;
+import io.github.pgoutput.replication.CatalogKey;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -16,62 +19,85 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 
 /**
- * The Connect schemas of one version of one table, built from its Relation message and its key choice
- * ({@link KeyColumns}: named columns, primary key, replica identity index, or none): the key, the row
- * ({@code before}/{@code after}) and the envelope. Turns tuples into {@link Struct}s with the converters module.
- * The Relation's own key flags (the replica identity) say only which columns a key-only old tuple carries.
+ * The Connect schemas of one version of one table, built from its Relation message, its key choice
+ * ({@link KeyColumns}: named columns, primary key, replica identity index, or none) and its catalog row (NOT NULL
+ * columns and defaults, {@link ColumnFields}): the key, the row ({@code before}/{@code after}) and the envelope, in
+ * Debezium's shapes: Key and Value structs without a version, the envelope {@code <prefix>.<schema>.<table>.Envelope}
+ * of version {@value #ENVELOPE_VERSION} with {@code before}, {@code after}, {@code source}, {@code transaction},
+ * {@code op}, {@code ts_ms}, {@code ts_us}, {@code ts_ns}. Turns tuples into {@link Struct}s with the converters
+ * module. The Relation's own key flags (the replica identity) say only which columns a key-only old tuple carries.
  *
  * <p>Immutable and thread-safe.
  */
 final class TableSchema {
 
+    /** Debezium's envelope schema version ({@code io.debezium.data.Envelope}). */
+    static final int ENVELOPE_VERSION = 2;
+
     private final Relation relation;
     private final KeyColumns.Choice keyColumns;
-    private final int version;
     private final ColumnConverter[] converters;
     private final Schema keySchema;
     private final Schema rowSchema;
     private final Schema envelopeSchema;
     private final List<Field> rowFields;
     private final String topic;
+    private final boolean keyInReplicaIdentity;
 
     /**
      * @param keyColumns  the key's columns, each one of {@code relation}'s (see {@link KeyColumns})
+     * @param catalog     what the catalog says of the table (NOT NULL columns, defaults); empty when it no longer has
+     *                    it, and then every field is optional and without default
      * @param columnTypes the type of each column of {@code relation}, in column order (see {@link ColumnTypes})
      * @param topic       the topic the table's records go to
      */
-    TableSchema(Relation relation, KeyColumns.Choice keyColumns, int version, AvroNames names, PostgresTypeMapper types,
-                List<PgColumnType> columnTypes, Schema sourceSchema, Schema transactionSchema, String topic) {
+    TableSchema(Relation relation, KeyColumns.Choice keyColumns, Optional<CatalogKey> catalog, AvroNames names,
+                PostgresTypeMapper types, List<PgColumnType> columnTypes, Schema sourceSchema, Schema transactionSchema,
+                String topic) {
         this.relation = relation;
         this.keyColumns = keyColumns;
-        this.version = version;
         this.topic = topic;
         List<RelationColumn> columns = relation.columns();
         converters = new ColumnConverter[columns.size()];
-        SchemaBuilder key = SchemaBuilder.struct().name(names.key(relation.namespace(), relation.relationName())).version(version);
-        SchemaBuilder row = SchemaBuilder.struct().name(names.value(relation.namespace(), relation.relationName())).version(version)
-                .optional();
+        Schema[] fieldSchemas = new Schema[columns.size()];
+        SchemaBuilder key = SchemaBuilder.struct().name(names.key(relation.namespace(), relation.relationName()));
+        SchemaBuilder row = SchemaBuilder.struct().name(names.value(relation.namespace(), relation.relationName())).optional();
         for (int i = 0; i < columns.size(); i++) {
-            converters[i] = types.converterFor(columnTypes.get(i));
-            row.field(columns.get(i).name(), converters[i].schema(true));
+            ColumnConverter converter = types.converterFor(columnTypes.get(i));
+            converters[i] = converter;
+            String name = columns.get(i).name();
+            Optional<CatalogColumn> column = catalog.flatMap(c -> c.column(name));
+            boolean required = column.map(CatalogColumn::notNull).orElse(false);
+            Optional<Object> defaultValue = column.flatMap(CatalogColumn::defaultValue)
+                    .flatMap(expression -> ColumnDefaults.of(converter, expression));
+            fieldSchemas[i] = ColumnFields.schema(converter, !required, defaultValue);
+            row.field(name, fieldSchemas[i]);
         }
+        boolean carried = true;
         for (String name : keyColumns.columns()) {
             int index = indexOf(name);
             if (index < 0) {
                 throw new IllegalArgumentException("key column " + name + " is not a column of " + qualifiedName());
             }
-            key.field(name, converters[index].schema(keyColumns.optional()));
+            // Debezium's key fields are the value's fields; without the catalog, the key choice says.
+            boolean known = catalog.flatMap(c -> c.column(name)).isPresent();
+            key.field(name, known ? fieldSchemas[index] : converters[index].schema(keyColumns.optional()));
+            carried &= columns.get(index).partOfKey();
         }
+        keyInReplicaIdentity = carried;
         keySchema = keyColumns.isKeyed() ? key.build() : null;
         rowSchema = row.build();
         rowFields = rowSchema.fields();
-        envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName())).version(version)
+        envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName()))
+                .version(ENVELOPE_VERSION)
                 .field(Envelope.BEFORE, rowSchema)
                 .field(Envelope.AFTER, rowSchema)
                 .field(Envelope.SOURCE, sourceSchema)
+                .field(Envelope.TRANSACTION, transactionSchema)
                 .field(Envelope.OP, Schema.STRING_SCHEMA)
                 .field(Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
-                .field(Envelope.TRANSACTION, transactionSchema)
+                .field(Envelope.TS_US, Schema.OPTIONAL_INT64_SCHEMA)
+                .field(Envelope.TS_NS, Schema.OPTIONAL_INT64_SCHEMA)
                 .build();
     }
 
@@ -85,10 +111,6 @@ final class TableSchema {
 
     KeyColumns.Choice keyColumns() {
         return keyColumns;
-    }
-
-    int version() {
-        return version;
     }
 
     /** Null when the table has no key columns (none named, no primary key and no replica identity index). */
@@ -120,7 +142,7 @@ final class TableSchema {
                     && !(old.get(i) instanceof ColumnValue.UnchangedToast) && !(old.get(i) instanceof ColumnValue.Null)) {
                 value = old.get(i);
             }
-            row.put(rowFields.get(i), convert(i, value));
+            put(row, i, convert(i, value));
         }
         return row;
     }
@@ -138,22 +160,44 @@ final class TableSchema {
         Struct row = new Struct(rowSchema);
         for (int i = 0; i < converters.length; i++) {
             String text = texts.get(i);
-            row.put(rowFields.get(i), text == null ? null : convert(i, text));
+            put(row, i, text == null ? null : convert(i, text));
         }
         return row;
     }
 
-    /** The row from a key-only old tuple: key columns set, every other column null. */
+    /**
+     * The row from a key-only old tuple: the replica identity's columns set, every other column null, or, where its
+     * field is required, its default or its type's zero ({@link ColumnFields#missing}), as Debezium fills them.
+     */
     Struct keyOnlyRow(TupleData keyTuple) {
         requireWidth(keyTuple);
         Struct row = new Struct(rowSchema);
         List<RelationColumn> columns = relation.columns();
         for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).partOfKey()) {
-                row.put(rowFields.get(i), convert(i, keyTuple.get(i)));
-            }
+            put(row, i, columns.get(i).partOfKey() ? convert(i, keyTuple.get(i)) : null);
         }
         return row;
+    }
+
+    /**
+     * Whether a key-only old tuple carries every key column: not when REPLICA IDENTITY USING INDEX names an index
+     * other than the key's columns. The key of such a before-image is unknown.
+     */
+    boolean keyInReplicaIdentity() {
+        return keyInReplicaIdentity;
+    }
+
+    /** Sets a field; a null in a required field becomes its default or zero, or fails naming the column. */
+    private void put(Struct row, int index, Object value) {
+        Field field = rowFields.get(index);
+        if (value == null && !field.schema().isOptional()) {
+            value = ColumnFields.missing(converters[index], field.schema()).orElseThrow(() -> new ConnectException("column "
+                    + field.name() + " of " + qualifiedName() + " is NOT NULL, but a change carries no value for it (the"
+                    + " columns a key-only old tuple leaves out, or a NULL written before the column became NOT NULL), and"
+                    + " its type " + converters[index].type().describe() + " has neither a default nor a zero to stand in"
+                    + " for it; set REPLICA IDENTITY FULL on the table so changes carry the whole old row"));
+        }
+        row.put(field, value);
     }
 
     /**
@@ -245,6 +289,8 @@ final class TableSchema {
         static final String SOURCE = "source";
         static final String OP = "op";
         static final String TS_MS = "ts_ms";
+        static final String TS_US = "ts_us";
+        static final String TS_NS = "ts_ns";
         static final String TRANSACTION = "transaction";
 
         private Envelope() {

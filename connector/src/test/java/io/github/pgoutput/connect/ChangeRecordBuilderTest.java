@@ -33,6 +33,13 @@ import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
+import io.github.pgoutput.replication.CatalogColumn;
+import io.github.pgoutput.replication.CatalogKey;
+import io.github.pgoutput.replication.CatalogType;
+import io.github.pgoutput.replication.TypeCatalog;
+import java.sql.SQLException;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -60,6 +67,32 @@ class ChangeRecordBuilderTest {
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
                 }), tombstones, (s, t) -> !t.equals("ignored"));
+    }
+
+    /** A builder whose catalog describes one table (keys, NOT NULL columns, defaults), as PgCatalogKeys reads it. */
+    private static ChangeRecordBuilder builder(CatalogKey table, boolean transactionMetadata) {
+        TypeCatalog catalog = new TypeCatalog() {
+            @Override
+            public Map<Long, CatalogType> describe(Set<Long> oids) throws SQLException {
+                throw new SQLException("built-in types only: nothing to look up");
+            }
+
+            @Override
+            public Optional<CatalogKey> tableKey(long relationId) {
+                return relationId == table.relationId() ? Optional.of(table) : Optional.empty();
+            }
+        };
+        return new ChangeRecordBuilder("shop", "inventory", "1.0", new TopicNames("shop", "__heartbeat"), new AvroNames("shop"),
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(catalog), true, (s, t) -> true,
+                MessageKeyColumns.NONE, transactionMetadata);
+    }
+
+    /** orders as the catalog has it: id the primary key, name NOT NULL with default 'unnamed'. */
+    private static CatalogKey ordersCatalog(CatalogColumn... extra) {
+        List<CatalogColumn> columns = new ArrayList<>(List.of(new CatalogColumn("id", true, null),
+                new CatalogColumn("name", true, "'unnamed'::text")));
+        columns.addAll(List.of(extra));
+        return new CatalogKey(16400, List.of("id"), List.of(), columns);
     }
 
     private List<Draft> build(ChangeRecordBuilder builder, PgOutputMessage... messages) {
@@ -102,9 +135,16 @@ class ChangeRecordBuilderTest {
         assertThat(source.get("table")).isEqualTo("orders");
         assertThat(source.get("txId")).isEqualTo(742L);
         assertThat(source.get("ts_ms")).isEqualTo(java.time.Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
-        assertThat(source.get("commit_lsn")).as("the delivery's end LSN, as in the pg.commit_lsn header").isEqualTo("0/5020");
+        assertThat(source.get("connector")).isEqualTo("postgresql");
+        assertThat(source.get("version")).isEqualTo("1.0");
+        assertThat(source.get("snapshot")).isEqualTo("false");
+        assertThat(source.get("ts_us")).isEqualTo(java.time.Instant.parse("2026-01-02T03:04:05Z").toEpochMilli() * 1000);
+        assertThat(source.get("sequence")).as("no commit seen yet, then the change's own LSN")
+                .isEqualTo("[null,\"" + source.get("lsn") + "\"]");
+        assertThat(value.getInt64("ts_us") / 1000).isEqualTo(value.getInt64("ts_ms"));
+        assertThat(value.getInt64("ts_ns") / 1000).isEqualTo(value.getInt64("ts_us"));
         Struct transaction = value.getStruct("transaction");
-        assertThat(transaction.get("id")).isEqualTo("742");
+        assertThat(transaction.get("id")).as("Debezium's <xid>:<lsn of the record>").isEqualTo("742:" + source.get("lsn"));
         assertThat(transaction.get("total_order")).isEqualTo(1L);
         assertThat(transaction.get("data_collection_order")).isEqualTo(1L);
         draft.valueSchema().schema();
@@ -135,7 +175,7 @@ class ChangeRecordBuilderTest {
         assertThat(((Struct) drafts.get(0).key()).get("id")).isEqualTo(7L);
         assertThat(((Struct) drafts.get(2).key()).get("id")).isEqualTo(8L);
         assertThat(drafts).extracting(d -> d.value() == null ? null : value(d).getStruct("transaction").get("total_order"))
-                .containsExactly(1L, null, 3L);
+                .as("Debezium counts data change events only, not tombstones").containsExactly(1L, null, 2L);
     }
 
     @Test
@@ -158,7 +198,7 @@ class ChangeRecordBuilderTest {
     }
 
     @Test
-    void schemaGetsANewVersionWhenTheRelationChangesAndKeepsItWhenResent() {
+    void schemaIsBuiltAnewWhenTheRelationChangesAndKeptWhenResent() {
         ChangeRecordBuilder builder = builder(true);
         Relation added = orders(new RelationColumn(false, "note", TEXT, -1));
         List<Draft> drafts = build(builder, concat(new PgOutputMessage[] {orders()},
@@ -169,9 +209,9 @@ class ChangeRecordBuilderTest {
                 transaction(3, 0x7000, new Insert(Xid.INVALID, 16400, tuple("3", "c", "x")))));
 
         assertThat(drafts.get(0).valueSchema()).isSameAs(drafts.get(1).valueSchema());
-        assertThat(drafts.get(0).valueSchema().version()).isEqualTo(1);
         Schema altered = drafts.get(2).valueSchema();
-        assertThat(altered.version()).isEqualTo(2);
+        assertThat(altered).isNotSameAs(drafts.get(0).valueSchema());
+        assertThat(altered.version()).as("Debezium's envelope version, whatever the table's history").isEqualTo(2);
         assertThat(altered.field("after").schema().field("note")).isNotNull();
         assertThat(value(drafts.get(2)).getStruct("after").get("note")).isEqualTo("x");
     }
@@ -287,5 +327,122 @@ class ChangeRecordBuilderTest {
                 SnapshotRow.Marker.FIRST), Lsn.of(0x6000)))
                 .isInstanceOf(ConnectException.class)
                 .hasMessageContaining("public.orders has 1 columns, but the table has 2");
+    }
+
+    @Test
+    void envelopeIsDebeziumsVersionTwoWithItsFieldOrderAndKeyAndValueCarryNoVersion() {
+        Draft draft = build(builder(true), concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen"))))).get(0);
+
+        Schema envelope = draft.valueSchema();
+        assertThat(envelope.version()).isEqualTo(2);
+        assertThat(envelope.fields()).extracting(Field::name)
+                .containsExactly("before", "after", "source", "transaction", "op", "ts_ms", "ts_us", "ts_ns");
+        assertThat(envelope.field("op").schema().isOptional()).isFalse();
+        assertThat(envelope.field("before").schema()).isSameAs(envelope.field("after").schema());
+        assertThat(envelope.field("after").schema().isOptional()).isTrue();
+        assertThat(envelope.field("after").schema().version()).isNull();
+        assertThat(draft.keySchema().version()).isNull();
+        Schema source = envelope.field("source").schema();
+        assertThat(source.name()).isEqualTo("io.debezium.connector.postgresql.Source");
+        assertThat(source.fields()).extracting(Field::name).containsExactly("version", "connector", "name", "ts_ms", "snapshot",
+                "db", "sequence", "ts_us", "ts_ns", "schema", "table", "txId", "lsn", "xmin", "origin", "origin_lsn");
+        Schema snapshot = source.field("snapshot").schema();
+        assertThat(snapshot.name()).isEqualTo("io.debezium.data.Enum");
+        assertThat(snapshot.defaultValue()).isEqualTo("false");
+        assertThat(snapshot.parameters()).containsEntry("allowed",
+                "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
+        assertThat(envelope.field("transaction").schema().name()).isEqualTo("event.block");
+    }
+
+    @Test
+    void notNullColumnsAreRequiredFieldsAndCarryTheirDefault() {
+        Draft draft = build(builder(ordersCatalog(new CatalogColumn("note", false, "'none'::text")), false),
+                concat(new PgOutputMessage[] {orders(new RelationColumn(false, "note", TEXT, -1))},
+                        transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen", null))))).get(0);
+
+        Schema row = draft.valueSchema().field("after").schema();
+        assertThat(row.field("id").schema().isOptional()).isFalse();
+        assertThat(row.field("name").schema().isOptional()).isFalse();
+        assertThat(row.field("name").schema().defaultValue()).isEqualTo("unnamed");
+        assertThat(row.field("note").schema().isOptional()).isTrue();
+        assertThat(row.field("note").schema().defaultValue()).as("a nullable column keeps its default too").isEqualTo("none");
+        assertThat(draft.keySchema().field("id").schema()).isSameAs(row.field("id").schema());
+        assertThat(value(draft).getStruct("after").getWithoutDefault("note")).as("a NULL stays null in the Struct").isNull();
+        assertThat(value(draft).getStruct("after").get("note"))
+                .as("Connect's Struct.get, and the JSON converter unless replace.null.with.default=false, show the default,"
+                        + " as for Debezium's records").isEqualTo("none");
+    }
+
+    @Test
+    void keyOnlyDeleteFillsRequiredColumnsWithTheirDefaultOrTheTypesZeroAsDebeziumDoes() {
+        CatalogKey table = ordersCatalog(new CatalogColumn("price", true, null), new CatalogColumn("note", false, null));
+        Draft delete = build(builder(table, false), concat(
+                new PgOutputMessage[] {orders(new RelationColumn(false, "price", INT8, -1), new RelationColumn(false, "note", TEXT, -1))},
+                transaction(742, 0x5000, new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null, null, null))))))
+                .get(0);
+
+        Struct before = value(delete).getStruct("before");
+        assertThat(before.get("id")).isEqualTo(7L);
+        assertThat(before.get("name")).as("NOT NULL with a default").isEqualTo("unnamed");
+        assertThat(before.get("price")).as("NOT NULL without default: the type's zero").isEqualTo(0L);
+        assertThat(before.get("note")).as("nullable: null").isNull();
+        assertThat(((Struct) delete.key()).get("id")).isEqualTo(7L);
+    }
+
+    @Test
+    void withoutTransactionMetadataTheTransactionBlockIsNull() {
+        Draft draft = build(builder(ordersCatalog(), false), concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen"))))).get(0);
+
+        assertThat(value(draft).get("transaction")).isNull();
+    }
+
+    @Test
+    void sequenceNamesTheEndOfTheLastCommittedTransaction() {
+        List<Draft> drafts = build(builder(ordersCatalog(), false), concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen"))),
+                transaction(743, 0x6000, new Insert(Xid.INVALID, 16400, tuple("8", "ink")))));
+
+        Struct second = value(drafts.get(1)).getStruct("source");
+        assertThat(second.get("sequence")).isEqualTo("[\"" + 0x5020 + "\",\"" + second.get("lsn") + "\"]");
+    }
+
+    @Test
+    void logicalMessageIsDebeziumsMessageValueWithTheNestedMessageBlock() {
+        Draft draft = build(builder(ordersCatalog(), false), transaction(742, 0x5000,
+                new PgOutputMessage.LogicalMessage(Xid.INVALID, true, Lsn.of(0x4000), "audit",
+                        io.github.pgoutput.pgoutput.Bytes.utf8("hi")))).get(0);
+
+        assertThat(draft.topic()).isEqualTo("shop.message");
+        assertThat(draft.keySchema().name()).isEqualTo("io.debezium.connector.postgresql.MessageKey");
+        assertThat(((Struct) draft.key()).get("prefix")).isEqualTo("audit");
+        assertThat(draft.valueSchema().name()).isEqualTo("io.debezium.connector.postgresql.MessageValue");
+        assertThat(draft.valueSchema().fields()).extracting(Field::name)
+                .containsExactly("op", "ts_ms", "source", "transaction", "message");
+        Struct value = value(draft);
+        assertThat(value.get("op")).isEqualTo("m");
+        assertThat(value.getStruct("message").get("prefix")).isEqualTo("audit");
+        assertThat((byte[]) value.getStruct("message").get("content")).containsExactly('h', 'i');
+        assertThat(value.getStruct("source").get("schema")).isEqualTo("");
+        assertThat(value.getStruct("source").get("table")).isEqualTo("");
+        org.apache.kafka.connect.data.ConnectSchema.validateValue(draft.valueSchema(), value);
+    }
+
+    @Test
+    void snapshotRowsAreMarkedAsDebeziumMarksThem() {
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(true, false, SnapshotRow.Marker.FIRST))).isEqualTo("first");
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(false, true, SnapshotRow.Marker.LAST))).isEqualTo("last");
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(true, false, SnapshotRow.Marker.TRUE)))
+                .isEqualTo("first_in_data_collection");
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(false, true, SnapshotRow.Marker.TRUE)))
+                .isEqualTo("last_in_data_collection");
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(true, true, SnapshotRow.Marker.TRUE)))
+                .as("a table of one row: its last row wins").isEqualTo("last_in_data_collection");
+        assertThat(ChangeRecordBuilder.snapshotMarker(row(false, false, SnapshotRow.Marker.TRUE))).isEqualTo("true");
+    }
+
+    private static SnapshotRow row(boolean first, boolean last, SnapshotRow.Marker marker) {
+        return new SnapshotRow(ordersSnapshot(), List.of("1", "a"), first, last, marker);
     }
 }

@@ -61,7 +61,7 @@ class DeliveryEmitterTest {
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
                 }), true, (s, t) -> true);
-        DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics, names) : null,
+        DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics) : null,
                 tracker, PARTITION, new ResumePoint(start, Lsn.INVALID, NUMBERING), start);
         List<SourceRecord> out = new ArrayList<>();
         while (!emitter.fill(out, out.size() + 2)) {

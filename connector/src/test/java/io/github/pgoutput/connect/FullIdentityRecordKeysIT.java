@@ -42,13 +42,22 @@ class FullIdentityRecordKeysIT {
     Path spillDirectory;
 
     private List<Draft> stream(PostgresDatabase db, String slot, MessageKeyColumns named, Runnable changes) throws Exception {
+        return stream(db, slot, named, spillDirectory, changes);
+    }
+
+    /**
+     * The drafts the record builder makes, with the task's catalog, of what {@code changes} writes, streamed from a new
+     * slot of an all-tables publication until a row in table {@code marker} (which the caller creates) arrives.
+     */
+    static List<Draft> stream(PostgresDatabase db, String slot, MessageKeyColumns named, Path spillDirectory, Runnable changes)
+            throws Exception {
         ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), db.user(), slot, slot + "_pub")
                 .publication(PublicationMode.ALL_TABLES, List.of())
                 .statusInterval(Duration.ofMillis(200))
                 .build();
         ChangeRecordBuilder builder = new ChangeRecordBuilder("rk", db.name(), "1.0", new TopicNames("rk", "__heartbeat"),
                 new AvroNames("rk"), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(TypeCatalog.of(settings)),
-                true, (schema, table) -> !table.equals("marker"), named);
+                true, (schema, table) -> !table.equals("marker"), named, false);
         List<Draft> drafts = new ArrayList<>();
         try (ReplicationSession session = ReplicationSession.open(settings, Lsn.INVALID)) {
             PgOutputDecoder decoder = new PgOutputDecoder(new DecoderSettings(session.protocol().protocolVersion(),

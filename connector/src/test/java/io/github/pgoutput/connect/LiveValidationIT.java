@@ -155,6 +155,7 @@ class LiveValidationIT {
     void stageModeWithoutPreparedTransactionsIsReportedOnTheMode(int version) {
         Map<String, String> config = config(logical(version));
         config.put("prepared.transaction.mode", "stage");
+        config.put("provide.transaction.metadata", "true");
 
         Map<String, List<String>> errors = errors(config);
 

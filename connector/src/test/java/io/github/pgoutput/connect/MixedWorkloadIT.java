@@ -68,7 +68,9 @@ class MixedWorkloadIT {
         String prefix = "mix" + db.majorVersion();
         db.execute("CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL, qty int)",
                 "CREATE TABLE notes (id bigint PRIMARY KEY, body text)");
-        connect.configureConnector(name, connectorConfig(db, prefix, "mixed_slot"));
+        Map<String, String> config = connectorConfig(db, prefix, "mixed_slot");
+        config.put("provide.transaction.metadata", "true"); // off by default, as in Debezium; checked below
+        connect.configureConnector(name, config);
         connect.awaitRunning(name, 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot created", () ->
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'mixed_slot' AND active").isEmpty());

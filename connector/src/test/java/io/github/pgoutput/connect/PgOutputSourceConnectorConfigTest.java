@@ -81,7 +81,7 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.moneyFractionDigits()).isEqualTo(2);
         // Debezium's defaults, so that the converters write what Debezium writes.
         assertThat(ConnectorSettings.converters(config)).isEqualTo(io.github.pgoutput.converters.ConverterOptions.DEFAULTS);
-        assertThat(config.provideTransactionMetadata()).isTrue();
+        assertThat(config.provideTransactionMetadata()).isFalse();
         assertThat(config.heartbeatIntervalMs()).isZero();
         assertThat(config.topicHeartbeatPrefix()).isEqualTo("__debezium-heartbeat");
         assertThat(config.spillBackend()).isEqualTo("disk");
@@ -111,6 +111,7 @@ class PgOutputSourceConnectorConfigTest {
         PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(with(
                 "database.sslmode", "verify-full", "publication.autocreate.mode", "all_tables",
                 "protocol.version", "4", "streaming", "parallel", "prepared.transaction.mode", "stage",
+                "provide.transaction.metadata", "true",
                 "decimal.handling.mode", "string", "snapshot.mode", "when_needed"));
 
         assertThat(config.databaseSslmode()).isEqualTo(SslMode.VERIFY_FULL);
@@ -236,8 +237,8 @@ class PgOutputSourceConnectorConfigTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "prepared.transaction.mode | prepared.transaction.mode=stage, protocol.version=2",
-        "prepared.transaction.mode | prepared.transaction.mode=stage, protocol.version=1",
+        "prepared.transaction.mode | prepared.transaction.mode=stage, provide.transaction.metadata=true, protocol.version=2",
+        "prepared.transaction.mode | prepared.transaction.mode=stage, provide.transaction.metadata=true, protocol.version=1",
         "streaming                 | streaming=parallel, protocol.version=3",
         "streaming                 | streaming=on, protocol.version=1",
         "tasks.max                 | tasks.max=2",
@@ -246,6 +247,7 @@ class PgOutputSourceConnectorConfigTest {
         "spill.max.transaction.bytes | spill.max.transaction.bytes=2000, spill.max.total.bytes=1000",
         "snapshot.include.list     | snapshot.mode=no_data, snapshot.include.list=public\\.orders",
         "provide.transaction.metadata | prepared.transaction.mode=stage, provide.transaction.metadata=false",
+        "provide.transaction.metadata | prepared.transaction.mode=stage",
     })
     void attachesEachCrossKeyErrorToTheKeyToChange(String key, String settings) {
         Map<String, String> props = minimal();
@@ -279,7 +281,7 @@ class PgOutputSourceConnectorConfigTest {
     @Test
     void protocolErrorSaysWhatToChange() {
         Config config = PgOutputSourceConnectorConfig.validate(
-                with("prepared.transaction.mode", "stage", "protocol.version", "2"));
+                with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "true", "protocol.version", "2"));
 
         assertThat(errorsOf(config, "prepared.transaction.mode")).containsExactly(
                 "prepared.transaction.mode=stage needs pgoutput protocol 3 or later, but protocol.version is 2; set "
@@ -288,8 +290,8 @@ class PgOutputSourceConnectorConfigTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "prepared.transaction.mode=stage, protocol.version=auto",
-        "prepared.transaction.mode=stage, protocol.version=3",
+        "prepared.transaction.mode=stage, provide.transaction.metadata=true, protocol.version=auto",
+        "prepared.transaction.mode=stage, provide.transaction.metadata=true, protocol.version=3",
         "streaming=parallel, protocol.version=auto",
         "streaming=parallel, protocol.version=4",
         "streaming=on, protocol.version=2",
@@ -312,7 +314,7 @@ class PgOutputSourceConnectorConfigTest {
     @Test
     void reportsABadSingleValueOnlyOnceNotAgainAsACrossKeyError() {
         Config config = PgOutputSourceConnectorConfig.validate(
-                with("prepared.transaction.mode", "stage", "protocol.version", "9"));
+                with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "true", "protocol.version", "9"));
 
         assertThat(allErrors(config)).containsOnlyKeys("protocol.version");
     }

@@ -68,6 +68,7 @@ class StageSwitchIT {
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
         config.put("prepared.transaction.mode", "stage");
+        config.put("provide.transaction.metadata", "true");
         connect.configureConnector(name, config);
         connect.resumeConnector(name);
         connect.awaitRunning(name, 1, WAIT);

@@ -38,6 +38,7 @@ class TwoPhaseLifecycleIT {
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "stage_slot");
         config.put("prepared.transaction.mode", "stage");
+        config.put("provide.transaction.metadata", "true");
         connect.configureConnector(name, config);
         connect.awaitRunning(name, 1, WAIT);
         awaitSlotActive(db, "stage_slot");

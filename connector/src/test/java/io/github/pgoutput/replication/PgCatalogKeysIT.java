@@ -32,12 +32,37 @@ class PgCatalogKeysIT {
                 "CREATE TABLE parted (id bigint PRIMARY KEY, note text) PARTITION BY RANGE (id)");
         TypeCatalog catalog = TypeCatalog.of(LiveStreams.settings(db, "unused", "unused").build());
 
-        assertThat(catalog.tableKey(oid(db, "pk"))).contains(new CatalogKey(oid(db, "pk"), List.of("b", "a"), List.of()));
-        assertThat(catalog.tableKey(oid(db, "ri"))).contains(new CatalogKey(oid(db, "ri"), List.of(), List.of("code")));
-        assertThat(catalog.tableKey(oid(db, "both_keys")))
-                .contains(new CatalogKey(oid(db, "both_keys"), List.of("id"), List.of("code")));
-        assertThat(catalog.tableKey(oid(db, "bare"))).contains(new CatalogKey(oid(db, "bare"), List.of(), List.of()));
-        assertThat(catalog.tableKey(oid(db, "parted"))).contains(new CatalogKey(oid(db, "parted"), List.of("id"), List.of()));
+        assertKeys(catalog.tableKey(oid(db, "pk")), List.of("b", "a"), List.of());
+        assertKeys(catalog.tableKey(oid(db, "ri")), List.of(), List.of("code"));
+        assertKeys(catalog.tableKey(oid(db, "both_keys")), List.of("id"), List.of("code"));
+        assertKeys(catalog.tableKey(oid(db, "bare")), List.of(), List.of());
+        assertKeys(catalog.tableKey(oid(db, "parted")), List.of("id"), List.of());
+    }
+
+    private static void assertKeys(Optional<CatalogKey> key, List<String> primaryKey, List<String> replicaIdentityIndex) {
+        assertThat(key).hasValueSatisfying(k -> {
+            assertThat(k.primaryKey()).isEqualTo(primaryKey);
+            assertThat(k.replicaIdentityIndex()).isEqualTo(replicaIdentityIndex);
+        });
+    }
+
+    @PostgresTest
+    @Timeout(60)
+    void readsEachLiveColumnsNotNullAndDefaultInColumnOrder(PostgresDatabase db) throws SQLException {
+        db.execute("CREATE DOMAIN positive AS int NOT NULL CHECK (VALUE > 0)",
+                "CREATE TABLE cols (id serial PRIMARY KEY, dropped int, name text NOT NULL DEFAULT 'it''s', at timestamptz"
+                        + " DEFAULT now(), n positive, plain numeric(5,2))",
+                "ALTER TABLE cols DROP COLUMN dropped");
+        TypeCatalog catalog = TypeCatalog.of(LiveStreams.settings(db, "unused", "unused").build());
+
+        CatalogKey cols = catalog.tableKey(oid(db, "cols")).orElseThrow();
+
+        assertThat(cols.columns()).containsExactly(
+                new CatalogColumn("id", true, "nextval('cols_id_seq'::regclass)"),
+                new CatalogColumn("name", true, "'it''s'::text"),
+                new CatalogColumn("at", false, "now()"),
+                new CatalogColumn("n", true, null),
+                new CatalogColumn("plain", false, null));
     }
 
     @PostgresTest

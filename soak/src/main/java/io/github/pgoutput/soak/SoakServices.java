@@ -126,6 +126,7 @@ final class SoakServices implements AutoCloseable {
         config.put("publication.autocreate.mode", "disabled");
         config.put("topic.prefix", TOPIC_PREFIX);
         config.put("prepared.transaction.mode", "stage");
+        config.put("provide.transaction.metadata", "true");
         config.put("snapshot.mode", "initial");
         config.put("spill.backend", "disk");
         config.put("spill.directory", spillDirectory().toString());
