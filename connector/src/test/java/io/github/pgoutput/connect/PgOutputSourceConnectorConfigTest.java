@@ -130,6 +130,8 @@ class PgOutputSourceConnectorConfigTest {
 
         assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname",
                 "slot.name", "publication.name", "topic.prefix");
+        assertThat(allErrors(config)).allSatisfy((key, messages) -> assertThat(messages).as(key).singleElement()
+                .asString().contains("Missing required configuration \"" + key + "\""));
     }
 
     @ParameterizedTest(name = "{0}={1}")
