@@ -1,10 +1,13 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.ReplicationConnectionLostException;
+import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSetupException;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.Optional;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -42,6 +45,8 @@ import org.apache.kafka.connect.errors.RetriableException;
  *       57P04 database dropped, ...)</td><td>permanent</td><td>fail closed: an error not known to heal by itself
  *       is not retried forever</td></tr>
  * </table>
+ * Before the SQLState is read, {@link ConnectionFailures} explains a host name that does not resolve (retriable)
+ * and the TLS refusals (permanent, blamed on the TLS key to fix), which pgjdbc reports with generic 08xxx states.
  * A {@link ReplicationConnectionLostException} is retriable and a {@link ReplicationSetupException} permanent, as the
  * replication layer decided. Without an SQLState: an {@link IOException} anywhere in the chain, or a Kafka client
  * {@link org.apache.kafka.common.errors.RetriableException}, is retriable; a {@link ConfigException} and everything
@@ -66,6 +71,14 @@ public final class ErrorClassifier {
     public static ConnectException classify(String context, Throwable error) {
         if (error instanceof ConnectException alreadyClassified) {
             return alreadyClassified;
+        }
+        Optional<ReplicationException> explained = ConnectionFailures.explain(error, context);
+        if (explained.isPresent()) {
+            // An unknown host or a TLS refusal: the replication layer's explanation names the key to fix.
+            ReplicationException failure = explained.get();
+            String message = failure.getMessage() + " (" + verdict(failure).reason() + ")";
+            return failure instanceof ReplicationConnectionLostException ? new RetriableException(message, error)
+                    : new ConnectException(message, error);
         }
         Verdict verdict = verdict(error);
         String detail = error.getMessage() == null ? error.getClass().getName() : error.getMessage();

@@ -91,6 +91,12 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "or PKCS-12, as pgjdbc reads them). Unset: pgjdbc's default, ~/.postgresql/postgresql.pk8.";
     private static final String DATABASE_SSLKEY_DISPLAY = "TLS client key file";
 
+    public static final String DATABASE_SSLPASSWORD_CONFIG = "database.sslpassword";
+    private static final String DATABASE_SSLPASSWORD_DOC = "Password of an encrypted database.sslkey (pgjdbc reads "
+            + "an encrypted key as PKCS-8 DER, e.g. openssl pkcs8 -topk8 -v2 aes-256-cbc -outform DER). Never logged. "
+            + "Leave unset for an unencrypted key.";
+    private static final String DATABASE_SSLPASSWORD_DISPLAY = "TLS client key password";
+
     // ---- Replication ---------------------------------------------------------------------------------------
 
     public static final String SLOT_NAME_CONFIG = "slot.name";
@@ -335,6 +341,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, DATABASE_SSLCERT_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLCERT_DISPLAY);
         def.define(DATABASE_SSLKEY_CONFIG, Type.STRING, null, null,
                 Importance.LOW, DATABASE_SSLKEY_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLKEY_DISPLAY);
+        def.define(DATABASE_SSLPASSWORD_CONFIG, Type.PASSWORD, null, null,
+                Importance.LOW, DATABASE_SSLPASSWORD_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_SSLPASSWORD_DISPLAY);
 
         order = 0;
         def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
@@ -504,6 +512,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     /** Null when unset (pgjdbc's default applies). */
     public String databaseSslkey() {
         return getString(DATABASE_SSLKEY_CONFIG);
+    }
+
+    /** The client key's password, or null when none is configured; prints as {@code [hidden]}. */
+    public Password databaseSslpassword() {
+        return getPassword(DATABASE_SSLPASSWORD_CONFIG);
     }
 
     public String slotName() {
