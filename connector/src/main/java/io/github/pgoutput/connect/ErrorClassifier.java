@@ -33,8 +33,9 @@ import org.apache.kafka.connect.errors.RetriableException;
  *       <td>the server recovers when load or space changes; retrying costs nothing</td></tr>
  *   <tr><td>55006 object in use</td><td>retriable</td><td>above all "replication slot is active for PID": after a
  *       task restart or rebalance the previous walsender holds the slot until it notices its client is gone (at
- *       most wal_sender_timeout). If another client really uses the slot the task keeps retrying and logging it;
- *       that is preferred to failing a healthy connector during every rebalance</td></tr>
+ *       most wal_sender_timeout). If another client really uses the slot, the task retries it slot.max.retries
+ *       times, slot.retry.delay.ms apart, and then fails (PgOutputSourceTask); the default budget outlasts the
+ *       default wal_sender_timeout, so a healthy connector does not fail during a rebalance</td></tr>
  *   <tr><td>57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now</td><td>retriable</td><td>the
  *       server is restarting or in recovery</td></tr>
  *   <tr><td>28xxx invalid authorization</td><td>permanent</td><td>wrong user or password, or pg_hba.conf refuses

@@ -158,6 +158,21 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int STATUS_UPDATE_INTERVAL_MS_DEFAULT = 10_000;
     private static final String STATUS_UPDATE_INTERVAL_MS_DISPLAY = "Status update interval (ms)";
 
+    public static final String SLOT_MAX_RETRIES_CONFIG = "slot.max.retries";
+    private static final String SLOT_MAX_RETRIES_DOC = "How many times the task tries again, slot.retry.delay.ms "
+            + "apart, to start streaming from slot.name while another walsender holds it; then the task fails with "
+            + "the holder named in its status. 0 fails at the first refusal. The default budget (6 x 10 s) covers the "
+            + "default wal_sender_timeout (60 s), within which an earlier session of this connector that lost its "
+            + "client lets go of the slot.";
+    private static final int SLOT_MAX_RETRIES_DEFAULT = 6;
+    private static final String SLOT_MAX_RETRIES_DISPLAY = "Busy slot retries";
+
+    public static final String SLOT_RETRY_DELAY_MS_CONFIG = "slot.retry.delay.ms";
+    private static final String SLOT_RETRY_DELAY_MS_DOC = "Milliseconds between the attempts to start streaming from "
+            + "a slot another walsender holds (see slot.max.retries).";
+    private static final long SLOT_RETRY_DELAY_MS_DEFAULT = 10_000L;
+    private static final String SLOT_RETRY_DELAY_MS_DISPLAY = "Busy slot retry delay (ms)";
+
     // ---- Tables --------------------------------------------------------------------------------------------
 
     public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
@@ -366,6 +381,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(STATUS_UPDATE_INTERVAL_MS_CONFIG, Type.INT, STATUS_UPDATE_INTERVAL_MS_DEFAULT,
                 ConfigDef.Range.atLeast(1), Importance.LOW, STATUS_UPDATE_INTERVAL_MS_DOC, GROUP_REPLICATION, ++order,
                 Width.SHORT, STATUS_UPDATE_INTERVAL_MS_DISPLAY);
+        def.define(SLOT_MAX_RETRIES_CONFIG, Type.INT, SLOT_MAX_RETRIES_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.LOW, SLOT_MAX_RETRIES_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_MAX_RETRIES_DISPLAY);
+        def.define(SLOT_RETRY_DELAY_MS_CONFIG, Type.LONG, SLOT_RETRY_DELAY_MS_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.LOW, SLOT_RETRY_DELAY_MS_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_RETRY_DELAY_MS_DISPLAY);
 
         order = 0;
         def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
@@ -552,6 +571,14 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public int statusUpdateIntervalMs() {
         return getInt(STATUS_UPDATE_INTERVAL_MS_CONFIG);
+    }
+
+    public int slotMaxRetries() {
+        return getInt(SLOT_MAX_RETRIES_CONFIG);
+    }
+
+    public long slotRetryDelayMs() {
+        return getLong(SLOT_RETRY_DELAY_MS_CONFIG);
     }
 
     /** The compiled {@code table.include.list}; empty means every table the publication sends. */

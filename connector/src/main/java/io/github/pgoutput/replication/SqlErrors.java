@@ -24,6 +24,9 @@ final class SqlErrors {
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = during + " failed: " + e.getMessage() + (state.isEmpty() ? "" : " [SQLState " + state + "]");
+        if (state.equals("55006")) {
+            return ReplicationConnectionLostException.slotInUse(text + transientHint(state), e);
+        }
         if (isTransient(state)) {
             return new ReplicationConnectionLostException(transientSetting(state, fallback), text + transientHint(state), e);
         }
