@@ -92,9 +92,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String DATABASE_SSLKEY_DISPLAY = "TLS client key file";
 
     public static final String DATABASE_SSLPASSWORD_CONFIG = "database.sslpassword";
-    private static final String DATABASE_SSLPASSWORD_DOC = "Password of an encrypted database.sslkey (pgjdbc reads "
-            + "an encrypted key as PKCS-8 DER, e.g. openssl pkcs8 -topk8 -v2 aes-256-cbc -outform DER). Never logged. "
-            + "Leave unset for an unencrypted key.";
+    private static final String DATABASE_SSLPASSWORD_DOC = "Password of an encrypted database.sslkey. pgjdbc reads an "
+            + "encrypted key as PKCS-8 DER with a PKCS#12 PBE (openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -outform DER; an AES, "
+            + "PBES2, key is refused), or a PKCS-12 file (.p12). Never logged. Leave unset for an unencrypted key.";
     private static final String DATABASE_SSLPASSWORD_DISPLAY = "TLS client key password";
 
     // ---- Replication ---------------------------------------------------------------------------------------

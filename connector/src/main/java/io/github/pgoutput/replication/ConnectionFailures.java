@@ -55,6 +55,12 @@ public final class ConnectionFailures {
             return Optional.of(new ReplicationSetupException(Setting.SSL_ROOT_CERT, text + "; database.sslrootcert must"
                     + " name a readable PEM file with the CA certificate that signed the server certificate", error));
         }
+        if (message.contains("PBES2")) {
+            return Optional.of(new ReplicationSetupException(Setting.SSL_CLIENT_KEY, text + "; the client key in"
+                    + " database.sslkey is encrypted with PBES2 (AES), which pgjdbc cannot decrypt on this Java; encrypt it"
+                    + " with a PKCS#12 PBE instead (openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -outform DER -in key.pem -out"
+                    + " key.pk8), or give a PKCS-12 file (.p12) whose password is database.sslpassword", error));
+        }
         if (message.contains("Could not decrypt SSL key file") || message.contains("password for SSL key")) {
             return Optional.of(new ReplicationSetupException(Setting.SSL_KEY_PASSWORD, text + "; the client key in"
                     + " database.sslkey is encrypted and database.sslpassword does not decrypt it; set"
