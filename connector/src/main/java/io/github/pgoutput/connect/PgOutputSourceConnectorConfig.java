@@ -178,7 +178,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
     private static final String TABLE_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
             + "whole schema.table name; only matching tables are captured. Empty: every table the publication "
-            + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list.";
+            + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list. Validation "
+            + "refuses a list that matches none of the existing tables (a typo, or a name without its schema); tables "
+            + "created later that match are captured once the publication sends them, except with publication.autocreate.mode=filtered, "
+            + "whose publication lists the tables that matched when it was created.";
     private static final String TABLE_INCLUDE_LIST_DISPLAY = "Tables to include";
 
     public static final String TABLE_EXCLUDE_LIST_CONFIG = "table.exclude.list";
