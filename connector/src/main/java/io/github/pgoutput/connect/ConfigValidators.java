@@ -10,7 +10,8 @@ import org.apache.kafka.common.config.ConfigException;
 /**
  * The single-key validators of {@link PgOutputSourceConnectorConfig} that Kafka's ConfigDef does not provide. Each
  * throws a {@link ConfigException} naming the key and the value, and prints its rule for the generated
- * documentation. (Enum-valued keys use {@link ConfigChoices#validator}.)
+ * documentation. (Enum-valued keys use {@link ConfigChoices#validator}.) A validator lets a null value pass: for a
+ * required key without default ConfigDef has already reported it missing, and a second message would repeat it.
  */
 final class ConfigValidators {
 
@@ -25,7 +26,10 @@ final class ConfigValidators {
 
     static ConfigDef.Validator lowercaseIdentifier() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
-            if (value == null || !LOWERCASE_IDENTIFIER.matcher(value.toString()).matches()) {
+            if (value == null) {
+                return; // a missing required key is reported once, by ConfigDef itself
+            }
+            if (!LOWERCASE_IDENTIFIER.matcher(value.toString()).matches()) {
                 throw new ConfigException(name, value,
                         "must be 1 to 63 characters of lowercase letters, digits and underscores");
             }
@@ -34,7 +38,10 @@ final class ConfigValidators {
 
     static ConfigDef.Validator topicCharacters() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
-            if (value == null || value.toString().length() > 200
+            if (value == null) {
+                return; // a missing required key is reported once, by ConfigDef itself
+            }
+            if (value.toString().length() > 200
                     || !TOPIC_CHARACTERS.matcher(value.toString()).matches()) {
                 throw new ConfigException(name, value,
                         "must be 1 to 200 characters of letters, digits, '.', '_' and '-' (it starts Kafka topic names)");

@@ -29,6 +29,10 @@ public final class ConnectorSettings {
             Map.entry(Setting.PASSWORD, PgOutputSourceConnectorConfig.DATABASE_PASSWORD_CONFIG),
             Map.entry(Setting.DBNAME, PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG),
             Map.entry(Setting.SSL, PgOutputSourceConnectorConfig.DATABASE_SSLMODE_CONFIG),
+            Map.entry(Setting.SSL_ROOT_CERT, PgOutputSourceConnectorConfig.DATABASE_SSLROOTCERT_CONFIG),
+            Map.entry(Setting.SSL_CLIENT_CERT, PgOutputSourceConnectorConfig.DATABASE_SSLCERT_CONFIG),
+            Map.entry(Setting.SSL_CLIENT_KEY, PgOutputSourceConnectorConfig.DATABASE_SSLKEY_CONFIG),
+            Map.entry(Setting.SSL_KEY_PASSWORD, PgOutputSourceConnectorConfig.DATABASE_SSLPASSWORD_CONFIG),
             Map.entry(Setting.SLOT_NAME, PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG),
             Map.entry(Setting.PUBLICATION_NAME, PgOutputSourceConnectorConfig.PUBLICATION_NAME_CONFIG),
             Map.entry(Setting.PUBLICATION_AUTOCREATE_MODE, PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG),
@@ -99,6 +103,9 @@ public final class ConnectorSettings {
         if (config.databaseSslmode() != null) {
             builder.ssl(config.databaseSslmode().configValue(), config.databaseSslrootcert(), config.databaseSslcert(),
                     config.databaseSslkey());
+        }
+        if (config.databaseSslpassword() != null) {
+            builder.sslPassword(config.databaseSslpassword().value());
         }
         return builder.build();
     }

@@ -1,10 +1,13 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.ReplicationConnectionLostException;
+import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSetupException;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.Optional;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -30,8 +33,9 @@ import org.apache.kafka.connect.errors.RetriableException;
  *       <td>the server recovers when load or space changes; retrying costs nothing</td></tr>
  *   <tr><td>55006 object in use</td><td>retriable</td><td>above all "replication slot is active for PID": after a
  *       task restart or rebalance the previous walsender holds the slot until it notices its client is gone (at
- *       most wal_sender_timeout). If another client really uses the slot the task keeps retrying and logging it;
- *       that is preferred to failing a healthy connector during every rebalance</td></tr>
+ *       most wal_sender_timeout). If another client really uses the slot, the task retries it slot.max.retries
+ *       times, slot.retry.delay.ms apart, and then fails (PgOutputSourceTask); the default budget outlasts the
+ *       default wal_sender_timeout, so a healthy connector does not fail during a rebalance</td></tr>
  *   <tr><td>57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now</td><td>retriable</td><td>the
  *       server is restarting or in recovery</td></tr>
  *   <tr><td>28xxx invalid authorization</td><td>permanent</td><td>wrong user or password, or pg_hba.conf refuses
@@ -42,6 +46,8 @@ import org.apache.kafka.connect.errors.RetriableException;
  *       57P04 database dropped, ...)</td><td>permanent</td><td>fail closed: an error not known to heal by itself
  *       is not retried forever</td></tr>
  * </table>
+ * Before the SQLState is read, {@link ConnectionFailures} explains a host name that does not resolve (retriable)
+ * and the TLS refusals (permanent, blamed on the TLS key to fix), which pgjdbc reports with generic 08xxx states.
  * A {@link ReplicationConnectionLostException} is retriable and a {@link ReplicationSetupException} permanent, as the
  * replication layer decided. Without an SQLState: an {@link IOException} anywhere in the chain, or a Kafka client
  * {@link org.apache.kafka.common.errors.RetriableException}, is retriable; a {@link ConfigException} and everything
@@ -66,6 +72,14 @@ public final class ErrorClassifier {
     public static ConnectException classify(String context, Throwable error) {
         if (error instanceof ConnectException alreadyClassified) {
             return alreadyClassified;
+        }
+        Optional<ReplicationException> explained = ConnectionFailures.explain(error, context);
+        if (explained.isPresent()) {
+            // An unknown host or a TLS refusal: the replication layer's explanation names the key to fix.
+            ReplicationException failure = explained.get();
+            String message = failure.getMessage() + " (" + verdict(failure).reason() + ")";
+            return failure instanceof ReplicationConnectionLostException ? new RetriableException(message, error)
+                    : new ConnectException(message, error);
         }
         Verdict verdict = verdict(error);
         String detail = error.getMessage() == null ? error.getClass().getName() : error.getMessage();

@@ -91,6 +91,12 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "or PKCS-12, as pgjdbc reads them). Unset: pgjdbc's default, ~/.postgresql/postgresql.pk8.";
     private static final String DATABASE_SSLKEY_DISPLAY = "TLS client key file";
 
+    public static final String DATABASE_SSLPASSWORD_CONFIG = "database.sslpassword";
+    private static final String DATABASE_SSLPASSWORD_DOC = "Password of an encrypted database.sslkey. pgjdbc reads an "
+            + "encrypted key as PKCS-8 DER with a PKCS#12 PBE (openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -outform DER; an AES, "
+            + "PBES2, key is refused), or a PKCS-12 file (.p12). Never logged. Leave unset for an unencrypted key.";
+    private static final String DATABASE_SSLPASSWORD_DISPLAY = "TLS client key password";
+
     // ---- Replication ---------------------------------------------------------------------------------------
 
     public static final String SLOT_NAME_CONFIG = "slot.name";
@@ -152,12 +158,30 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int STATUS_UPDATE_INTERVAL_MS_DEFAULT = 10_000;
     private static final String STATUS_UPDATE_INTERVAL_MS_DISPLAY = "Status update interval (ms)";
 
+    public static final String SLOT_MAX_RETRIES_CONFIG = "slot.max.retries";
+    private static final String SLOT_MAX_RETRIES_DOC = "How many times the task tries again, slot.retry.delay.ms "
+            + "apart, to start streaming from slot.name while another walsender holds it; then the task fails with "
+            + "the holder named in its status. 0 fails at the first refusal. The default budget (6 x 10 s) covers the "
+            + "default wal_sender_timeout (60 s), within which an earlier session of this connector that lost its "
+            + "client lets go of the slot.";
+    private static final int SLOT_MAX_RETRIES_DEFAULT = 6;
+    private static final String SLOT_MAX_RETRIES_DISPLAY = "Busy slot retries";
+
+    public static final String SLOT_RETRY_DELAY_MS_CONFIG = "slot.retry.delay.ms";
+    private static final String SLOT_RETRY_DELAY_MS_DOC = "Milliseconds between the attempts to start streaming from "
+            + "a slot another walsender holds (see slot.max.retries).";
+    private static final long SLOT_RETRY_DELAY_MS_DEFAULT = 10_000L;
+    private static final String SLOT_RETRY_DELAY_MS_DISPLAY = "Busy slot retry delay (ms)";
+
     // ---- Tables --------------------------------------------------------------------------------------------
 
     public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
     private static final String TABLE_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
             + "whole schema.table name; only matching tables are captured. Empty: every table the publication "
-            + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list.";
+            + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list. Validation "
+            + "refuses a list that matches none of the existing tables (a typo, or a name without its schema); tables "
+            + "created later that match are captured once the publication sends them, except with publication.autocreate.mode=filtered, "
+            + "whose publication lists the tables that matched when it was created.";
     private static final String TABLE_INCLUDE_LIST_DISPLAY = "Tables to include";
 
     public static final String TABLE_EXCLUDE_LIST_CONFIG = "table.exclude.list";
@@ -373,6 +397,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, DATABASE_SSLCERT_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLCERT_DISPLAY);
         def.define(DATABASE_SSLKEY_CONFIG, Type.STRING, null, null,
                 Importance.LOW, DATABASE_SSLKEY_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLKEY_DISPLAY);
+        def.define(DATABASE_SSLPASSWORD_CONFIG, Type.PASSWORD, null, null,
+                Importance.LOW, DATABASE_SSLPASSWORD_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_SSLPASSWORD_DISPLAY);
 
         order = 0;
         def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
@@ -396,6 +422,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(STATUS_UPDATE_INTERVAL_MS_CONFIG, Type.INT, STATUS_UPDATE_INTERVAL_MS_DEFAULT,
                 ConfigDef.Range.atLeast(1), Importance.LOW, STATUS_UPDATE_INTERVAL_MS_DOC, GROUP_REPLICATION, ++order,
                 Width.SHORT, STATUS_UPDATE_INTERVAL_MS_DISPLAY);
+        def.define(SLOT_MAX_RETRIES_CONFIG, Type.INT, SLOT_MAX_RETRIES_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.LOW, SLOT_MAX_RETRIES_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_MAX_RETRIES_DISPLAY);
+        def.define(SLOT_RETRY_DELAY_MS_CONFIG, Type.LONG, SLOT_RETRY_DELAY_MS_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.LOW, SLOT_RETRY_DELAY_MS_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_RETRY_DELAY_MS_DISPLAY);
 
         order = 0;
         def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
@@ -559,6 +589,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getString(DATABASE_SSLKEY_CONFIG);
     }
 
+    /** The client key's password, or null when none is configured; prints as {@code [hidden]}. */
+    public Password databaseSslpassword() {
+        return getPassword(DATABASE_SSLPASSWORD_CONFIG);
+    }
+
     public String slotName() {
         return getString(SLOT_NAME_CONFIG);
     }
@@ -592,6 +627,14 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public int statusUpdateIntervalMs() {
         return getInt(STATUS_UPDATE_INTERVAL_MS_CONFIG);
+    }
+
+    public int slotMaxRetries() {
+        return getInt(SLOT_MAX_RETRIES_CONFIG);
+    }
+
+    public long slotRetryDelayMs() {
+        return getLong(SLOT_RETRY_DELAY_MS_CONFIG);
     }
 
     /** The compiled {@code table.include.list}; empty means every table the publication sends. */

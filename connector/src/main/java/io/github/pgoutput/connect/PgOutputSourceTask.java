@@ -14,6 +14,7 @@ import io.github.pgoutput.connect.SourceOffsets.Position;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
+import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.spill.TransactionSpill;
@@ -37,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>The task is a small state machine over the {@link Phase}s below; each {@code poll()} does the work of the
  * current phase. Errors leave through {@link ErrorClassifier}: a {@link RetriableException} closes the session and
  * moves to {@link BackingOff}, after which a new session starts from the last durable position (new assembler), the
- * records already emitted being skipped by the {@link ResumePoint}.
+ * records already emitted being skipped by the {@link ResumePoint}. A slot held by another walsender is the one
+ * retriable failure that is bounded: after {@code slot.max.retries} refusals ({@code slot.retry.delay.ms} apart)
+ * without a session opening in between, the task fails with the holder named.
  *
  * <p>Collaborators come from a {@link TaskPipeline.Factory} (production: {@link PostgresPipeline}), so tests drive
  * every phase without a server.
@@ -111,6 +114,11 @@ public class PgOutputSourceTask extends SourceTask {
     private Position emitted;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
+    /**
+     * Refusals of the slot because another walsender holds it since the last session that opened; more than
+     * {@code slot.max.retries} fail the task.
+     */
+    private int busySlotRefusals;
     private volatile boolean stopping;
     private StreamingMetrics metrics;
     private SnapshotMetrics snapshotMetrics;
@@ -162,7 +170,12 @@ public class PgOutputSourceTask extends SourceTask {
                 // hand: a database that is restarting right now must not do that. The first polls decide instead,
                 // and Connect retries what poll() throws as retriable.
                 log.warn("Slot {}: {}; deciding on a later poll", config.slotName(), classified.getMessage());
-                phase = backOff(new Planning());
+                if (slotInUse(e) != null) {
+                    busySlotRefusals++;
+                    phase = backOff(new Planning(), config.slotRetryDelayMs());
+                } else {
+                    phase = backOff(new Planning());
+                }
                 return;
             }
             snapshotMetrics.unregister();
@@ -191,8 +204,20 @@ public class PgOutputSourceTask extends SourceTask {
             release(phase);
             phase = next;
             if (classified instanceof RetriableException) {
-                phase = backOff(next);
-                log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
+                ReplicationConnectionLostException busy = slotInUse(e);
+                if (busy == null) {
+                    phase = backOff(next, RECONNECT_BACKOFF_MS);
+                    log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
+                } else if (++busySlotRefusals > config.slotMaxRetries()) {
+                    throw new ConnectException("Slot '" + config.slotName() + "' is still held by another walsender after "
+                            + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
+                            + PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG + ", "
+                            + PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);
+                } else {
+                    phase = backOff(next, config.slotRetryDelayMs());
+                    log.warn("Slot {}: {}; retry {} of {} ({}) in {} ms", config.slotName(), busy.getMessage(), busySlotRefusals,
+                            config.slotMaxRetries(), PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG, config.slotRetryDelayMs());
+                }
             }
             throw classified;
         }
@@ -221,6 +246,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (current instanceof Connecting) {
             Streaming opened = openSession();
+            busySlotRefusals = 0;
             phase = opened;
             return stream(opened);
         }
@@ -270,7 +296,21 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private BackingOff backOff(Phase then) {
-        return new BackingOff(clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RECONNECT_BACKOFF_MS), then);
+        return backOff(then, RECONNECT_BACKOFF_MS);
+    }
+
+    private BackingOff backOff(Phase then, long millis) {
+        return new BackingOff(clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), then);
+    }
+
+    /** The refusal of a slot held by another walsender in {@code error}'s cause chain, or null. */
+    private static ReplicationConnectionLostException slotInUse(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof ReplicationConnectionLostException lost && lost.isSlotInUse()) {
+                return lost;
+            }
+        }
+        return null;
     }
 
     /** The phase that carries out the start-up decision {@code plan}. */

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -24,13 +25,30 @@ final class PreflightLiveChecks implements LiveChecks {
         } catch (ReplicationException e) {
             return List.of(new ConfigProblem(ConnectorSettings.keyOf(e.setting()), e.getMessage()));
         } catch (SQLException e) {
-            return List.of(new ConfigProblem(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG,
-                    ErrorClassifier.classify("reading the tables for the filtered publication", e).getMessage()));
+            return List.of(catalogUnreadable("reading the tables for the filtered publication", e));
         }
         List<ConfigProblem> problems = new ArrayList<>();
         for (PreflightChecks.Problem problem : PreflightChecks.check(settings)) {
             problems.add(new ConfigProblem(ConnectorSettings.keyOf(problem.setting()), problem.message()));
         }
+        if (problems.isEmpty() && config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
+            // (filtered: replicationSettings above has already refused a list that selects nothing)
+            try {
+                ConfigProblem includeList = CapturedTables.includeListProblem(config);
+                if (includeList != null) {
+                    problems.add(includeList);
+                }
+            } catch (SQLException e) {
+                problems.add(catalogUnreadable("reading the tables table.include.list selects", e));
+            }
+        }
         return problems;
+    }
+
+    /** A failure to read the catalog, on the key the failure names (a TLS key, say), else on the host. */
+    private static ConfigProblem catalogUnreadable(String during, SQLException e) {
+        String key = ConnectionFailures.explain(e, during).map(f -> ConnectorSettings.keyOf(f.setting()))
+                .orElse(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG);
+        return new ConfigProblem(key, ErrorClassifier.classify(during, e).getMessage());
     }
 }

@@ -101,8 +101,10 @@ final class SnapshotPhase implements AutoCloseable {
                     settings.slotName());
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
-                // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself.
-                throw new RetriableException(e.getMessage(), e);
+                // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself, and
+                // another consumer's does not, so the task retries it only slot.max.retries times.
+                throw new RetriableException(e.getMessage(),
+                        io.github.pgoutput.replication.ReplicationConnectionLostException.slotInUse(e.getMessage(), e));
             }
             // MODE_CONFLICT, SLOT_NOT_OWNED: no SQLState, so the task's classifier makes them permanent, as they are
             // until a user acts as the message says.

@@ -63,6 +63,9 @@ public final class PgConnections {
         if (settings.sslKey() != null) {
             PGProperty.SSL_KEY.set(props, settings.sslKey());
         }
+        if (settings.sslPassword() != null) {
+            PGProperty.SSL_PASSWORD.set(props, settings.sslPassword());
+        }
         PGProperty.CONNECT_TIMEOUT.set(props, 10);
         // A dead peer must not block a read for ever: the session reads non-blocking, and the socket timeout bounds
         // the writes of status updates and the close handshake.

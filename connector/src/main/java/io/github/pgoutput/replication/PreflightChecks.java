@@ -175,10 +175,11 @@ public final class PreflightChecks {
             problems.add(fatal(Setting.SLOT_NAME, "slot '" + name + "' belongs to database '" + slot.database() + "', not '"
                     + settings.database() + "'; a logical slot serves only its own database, so choose another slot name"));
         }
-        if (slot.isActive() && !(ownSessionIsNoConflict && settings.applicationName().equals(applicationNameOf(sql, slot.activePid())))) {
-            problems.add(new Problem(Setting.SLOT_NAME, "slot '" + name + "' is in use by the walsender with PID " + slot.activePid()
-                    + "; another consumer is reading it, or a previous connection has not exited yet. Stop the other consumer"
-                    + " (SELECT pg_terminate_backend(" + slot.activePid() + ")) or use another slot name", true));
+        if (slot.isActive()) {
+            Holder holder = holderOf(sql, slot.activePid());
+            if (!(ownSessionIsNoConflict && settings.applicationName().equals(holder.applicationName()))) {
+                problems.add(new Problem(Setting.SLOT_NAME, busySlot(name, holder), true));
+            }
         }
         if (slot.twoPhase() && protocol != null && protocol.protocolVersion() < 3) {
             // Spec 6.5: a two-phase slot sends Begin Prepare/Prepare/Commit Prepared/Rollback Prepared whatever the
@@ -190,15 +191,35 @@ public final class PreflightChecks {
     }
 
     /**
-     * The {@code application_name} of backend {@code pid}, or null when it is gone or not visible to this role.
+     * The walsender holding a slot, as {@code pg_stat_activity} shows it.
+     *
+     * @param applicationName its {@code application_name}, or null when the backend is gone or not visible to this role
+     * @param clientAddress   the client's address, {@code local} for a Unix socket, or null when not visible
      */
-    private static String applicationNameOf(Connection sql, int pid) throws SQLException {
-        try (var st = sql.prepareStatement("SELECT application_name FROM pg_stat_activity WHERE pid = ?")) {
+    record Holder(int pid, String applicationName, String clientAddress) {
+    }
+
+    private static Holder holderOf(Connection sql, int pid) throws SQLException {
+        try (var st = sql.prepareStatement("SELECT application_name, CASE WHEN client_addr IS NULL AND client_port = -1"
+                + " THEN 'local' ELSE host(client_addr) END FROM pg_stat_activity WHERE pid = ?")) {
             st.setInt(1, pid);
             try (var rs = st.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
+                return rs.next() ? new Holder(pid, rs.getString(1), rs.getString(2)) : new Holder(pid, null, null);
             }
         }
+    }
+
+    /**
+     * Names the holder so a user can find it, and never advises ending it: the walsender may well be another
+     * connector's stream, and terminating it would only make the two fight over the slot.
+     */
+    private static String busySlot(String slot, Holder holder) {
+        String who = "walsender PID " + holder.pid()
+                + (holder.applicationName() == null ? "" : ", application_name '" + holder.applicationName() + "'")
+                + (holder.clientAddress() == null ? "" : ", client " + holder.clientAddress());
+        return "slot '" + slot + "' is in use by another consumer (" + who + "); a slot can be read by one consumer at"
+                + " a time. Give this connector its own slot.name, or stop that consumer; if it is an earlier session of"
+                + " this connector that has not exited yet, it lets go of the slot within wal_sender_timeout";
     }
 
     private static void checkWalSenders(Connection sql, List<Problem> problems) throws SQLException {

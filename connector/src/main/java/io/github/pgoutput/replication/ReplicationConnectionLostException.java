@@ -7,7 +7,24 @@ package io.github.pgoutput.replication;
  */
 public final class ReplicationConnectionLostException extends ReplicationException {
 
+    private final boolean slotInUse;
+
     public ReplicationConnectionLostException(Setting setting, String message, Throwable cause) {
+        this(setting, message, cause, false);
+    }
+
+    private ReplicationConnectionLostException(Setting setting, String message, Throwable cause, boolean slotInUse) {
         super(setting, message, cause);
+        this.slotInUse = slotInUse;
+    }
+
+    /** The slot is held by another walsender (another consumer, or an earlier session that has not exited yet). */
+    public static ReplicationConnectionLostException slotInUse(String message, Throwable cause) {
+        return new ReplicationConnectionLostException(Setting.SLOT_NAME, message, cause, true);
+    }
+
+    /** Whether the refusal was a slot held by another walsender, which callers retry only a bounded number of times. */
+    public boolean isSlotInUse() {
+        return slotInUse;
     }
 }

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param sslRootCert            path of the CA certificate file, or null
  * @param sslCert                path of the client certificate file, or null
  * @param sslKey                 path of the client key file, or null
+ * @param sslPassword            password of an encrypted client key, or null; never logged
  * @param slotName               logical replication slot: lower-case letters, digits, underscores, at most 63
  * @param publicationName        publication to stream; created when {@code publicationMode} allows
  * @param publicationMode        whether and how a missing publication is created; not null
@@ -39,7 +40,7 @@ import java.util.Objects;
  */
 public record ReplicationSettings(
         String host, int port, String database, String user, String password,
-        String sslMode, String sslRootCert, String sslCert, String sslKey,
+        String sslMode, String sslRootCert, String sslCert, String sslKey, String sslPassword,
         String slotName, String publicationName, PublicationMode publicationMode, List<TableName> publicationTables,
         int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean binary, boolean messages,
         OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval, String applicationName) {
@@ -106,6 +107,7 @@ public record ReplicationSettings(
         b.sslRootCert = sslRootCert;
         b.sslCert = sslCert;
         b.sslKey = sslKey;
+        b.sslPassword = sslPassword;
         b.publicationMode = publicationMode;
         b.publicationTables = publicationTables;
         b.protocolVersion = protocolVersion;
@@ -142,6 +144,7 @@ public record ReplicationSettings(
         private String sslRootCert;
         private String sslCert;
         private String sslKey;
+        private String sslPassword;
         private PublicationMode publicationMode = PublicationMode.DISABLED;
         private List<TableName> publicationTables = List.of();
         private int protocolVersion = AUTO_PROTOCOL_VERSION;
@@ -183,6 +186,12 @@ public record ReplicationSettings(
             sslRootCert = rootCert;
             sslCert = cert;
             sslKey = key;
+            return this;
+        }
+
+        /** The password of an encrypted client key ({@code sslKey}); null for an unencrypted one. */
+        public Builder sslPassword(String value) {
+            sslPassword = value;
             return this;
         }
 
@@ -240,7 +249,7 @@ public record ReplicationSettings(
         /** @throws ReplicationSetupException naming the offending setting */
         public ReplicationSettings build() {
             return new ReplicationSettings(host, port, database, user, password, sslMode, sslRootCert, sslCert, sslKey,
-                    slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
+                    sslPassword, slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
                     binary, messages, origin, statusInterval, keepaliveGuardInterval,
                     applicationName == null || applicationName.isBlank() ? defaultApplicationName(slotName) : applicationName);
         }

@@ -35,6 +35,9 @@ final class SessionSetup {
             if (!problems.isEmpty()) {
                 // Only retriable problems are left (slot held by another walsender, no free walsender); START would fail.
                 PreflightChecks.Problem first = problems.get(0);
+                if (first.setting() == Setting.SLOT_NAME) {
+                    throw ReplicationConnectionLostException.slotInUse(first.message(), null);
+                }
                 throw new ReplicationConnectionLostException(first.setting(), first.message(), null);
             }
             if (!PublicationManager.exists(sql, settings.publicationName())) {

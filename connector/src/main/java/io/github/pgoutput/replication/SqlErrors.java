@@ -1,10 +1,12 @@
 package io.github.pgoutput.replication;
 
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * The one classifier that sorts pgjdbc failures into permanent ({@link ReplicationSetupException}) and transient
- * ({@link ReplicationConnectionLostException}) ones, by SQLState.
+ * ({@link ReplicationConnectionLostException}) ones, by SQLState, after {@link ConnectionFailures} has explained
+ * the connection failures whose SQLState says too little (unknown host, TLS refusals).
  */
 final class SqlErrors {
 
@@ -16,8 +18,15 @@ final class SqlErrors {
      * @param fallback the setting blamed when the SQLState does not point at a more specific one
      */
     static ReplicationException classify(SQLException e, String during, Setting fallback) {
+        Optional<ReplicationException> explained = ConnectionFailures.explain(e, during);
+        if (explained.isPresent()) {
+            return explained.get();
+        }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = during + " failed: " + e.getMessage() + (state.isEmpty() ? "" : " [SQLState " + state + "]");
+        if (state.equals("55006")) {
+            return ReplicationConnectionLostException.slotInUse(text + transientHint(state), e);
+        }
         if (isTransient(state)) {
             return new ReplicationConnectionLostException(transientSetting(state, fallback), text + transientHint(state), e);
         }

@@ -93,4 +93,40 @@ class ErrorClassifierTest {
         assertThat(ErrorClassifier.classify("x", retriable)).isSameAs(retriable);
         assertThat(ErrorClassifier.classify("x", permanent)).isSameAs(permanent);
     }
+
+    @Test
+    void anUnknownHostIsTransientAndNamesTheHostAndTheKey() {
+        SQLException failure = new SQLException("The connection attempt failed.", "08001",
+                new java.net.UnknownHostException("db.example.invalid"));
+
+        assertThat(ErrorClassifier.classify("connecting", failure)).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("'db.example.invalid' could not be resolved")
+                .hasMessageContaining("database.hostname");
+    }
+
+    @Test
+    void aServerWithoutTlsWhenTlsIsRequiredIsPermanentAndNamesTheSslMode() {
+        SQLException failure = new SQLException("The server does not support SSL.", "08004");
+
+        assertThat(ErrorClassifier.classify("connecting", failure)).isNotInstanceOf(RetriableException.class)
+                .hasMessageContaining("database.sslmode");
+    }
+
+    @Test
+    void anUntrustedServerCertificateIsPermanentAndNamesTheRootCertificate() {
+        javax.net.ssl.SSLHandshakeException handshake = new javax.net.ssl.SSLHandshakeException("PKIX path building failed");
+        handshake.initCause(new java.security.cert.CertPathBuilderException("unable to find valid certification path"));
+        SQLException failure = new SQLException("SSL error: PKIX path building failed", "08006", handshake);
+
+        assertThat(ErrorClassifier.classify("connecting", failure)).isNotInstanceOf(RetriableException.class)
+                .hasMessageContaining("not signed by a CA in database.sslrootcert");
+    }
+
+    @Test
+    void aTlsErrorOnAnEstablishedConnectionIsStillALostConnection() {
+        SQLException failure = new SQLException("An I/O error occurred while sending to the backend.", "08006",
+                new javax.net.ssl.SSLException("Connection reset", new java.net.SocketException("Connection reset")));
+
+        assertThat(ErrorClassifier.classify("reading", failure)).isInstanceOf(RetriableException.class);
+    }
 }

@@ -49,7 +49,7 @@ class LiveValidationIT {
         return LOGICAL.computeIfAbsent(version, v -> {
             PostgresCluster server = PostgresCluster.start(v, Map.of("max_prepared_transactions", "0"));
             server.execute("postgres", "CREATE ROLE " + ROLE + " LOGIN REPLICATION PASSWORD '" + PASSWORD + "'",
-                    "CREATE PUBLICATION existing_pub FOR ALL TABLES");
+                    "CREATE PUBLICATION existing_pub FOR ALL TABLES", "CREATE TABLE public.orders (id int PRIMARY KEY)");
             requirePassword(server);
             return server;
         });
@@ -179,5 +179,59 @@ class LiveValidationIT {
             assertThat(errors(parallel)).containsOnlyKeys("streaming");
             assertThat(errors(parallel).get("streaming")).singleElement().asString().contains("PostgreSQL 16+");
         }
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void anUnknownHostIsReportedOnTheHostNamingIt(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.hostname", "no-such-host.invalid");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.hostname");
+        assertThat(errors.get("database.hostname")).singleElement().asString()
+                .contains("'no-such-host.invalid' could not be resolved").contains("fix database.hostname");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void requiringTlsFromAServerWithoutItIsReportedOnTheSslMode(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.sslmode", "require");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.sslmode");
+        assertThat(errors.get("database.sslmode")).singleElement().asString()
+                .contains("ssl = off").contains("database.sslmode=prefer");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void anIncludeListThatMatchesNoTableIsReportedOnTheListWithTheTablesSeen(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("table.include.list", "orders");
+        Map<String, String> qualified = config(logical(version));
+        qualified.put("table.include.list", "public\\.orders");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("table.include.list");
+        assertThat(errors.get("table.include.list")).singleElement().asString()
+                .contains("table.include.list (orders) select no table").contains("tables seen: public.orders");
+        assertThat(errors(qualified)).as("the schema-qualified name").isEmpty();
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void anEmptyConfigurationReportsEachMissingKeyOnce(int version) {
+        Map<String, String> config = Map.of("name", "empty", "connector.class", PgOutputSourceConnector.class.getName());
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsKeys("database.hostname", "database.user", "database.dbname", "slot.name",
+                "publication.name", "topic.prefix");
+        assertThat(errors).allSatisfy((key, messages) -> assertThat(messages).as(key).hasSize(1));
     }
 }

@@ -158,11 +158,40 @@ class PgOutputSourceConnectorConfigTest {
     }
 
     @Test
+    void keepsTheClientKeyPasswordHidden() {
+        Map<String, String> props = new HashMap<>(minimal());
+        props.put("database.sslpassword", "k3y-pass");
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(props);
+
+        assertThat(config.databaseSslpassword().value()).isEqualTo("k3y-pass");
+        assertThat(config.databaseSslpassword()).hasToString("[hidden]");
+        assertThat(ConnectorSettings.replication(config, List.of()).toString()).doesNotContain("k3y-pass");
+    }
+
+    @Test
+    void readsDebeziumsBusySlotRetryKeysWithDebeziumsDefaults() {
+        PgOutputSourceConnectorConfig defaults = new PgOutputSourceConnectorConfig(minimal());
+        Map<String, String> props = new HashMap<>(minimal());
+        props.put("slot.max.retries", "0");
+        props.put("slot.retry.delay.ms", "250");
+        PgOutputSourceConnectorConfig set = new PgOutputSourceConnectorConfig(props);
+
+        assertThat(defaults.slotMaxRetries()).isEqualTo(6);
+        assertThat(defaults.slotRetryDelayMs()).isEqualTo(10_000L);
+        assertThat(set.slotMaxRetries()).isZero();
+        assertThat(set.slotRetryDelayMs()).isEqualTo(250L);
+        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(with("slot.max.retries", "-1"))))
+                .containsOnlyKeys("slot.max.retries");
+    }
+
+    @Test
     void reportsEachMissingRequiredKeyOnThatKey() {
         Config config = PgOutputSourceConnectorConfig.validate(Map.of());
 
         assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname",
                 "slot.name", "publication.name", "topic.prefix");
+        assertThat(allErrors(config)).allSatisfy((key, messages) -> assertThat(messages).as(key).singleElement()
+                .asString().contains("Missing required configuration \"" + key + "\""));
     }
 
     @ParameterizedTest(name = "{0}={1}")

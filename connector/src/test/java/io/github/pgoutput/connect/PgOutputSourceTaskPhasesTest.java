@@ -39,6 +39,10 @@ class PgOutputSourceTaskPhasesTest {
     private final List<Lsn> streamsOpenedAt = new ArrayList<>();
     /** openStream calls numbered from 1 that fail as a lost connection would. */
     private final List<Integer> failingOpens = new ArrayList<>();
+    /** openStream calls numbered from 1 that are refused because another walsender holds the slot. */
+    private final List<Integer> busyOpens = new ArrayList<>();
+    /** Configuration on top of the minimal one. */
+    private final Map<String, String> extraProps = new java.util.HashMap<>();
     /** The frames every stream serves, from its start. */
     private final List<WalFrame> frames = new ArrayList<>();
     /** Offset reads numbered from 1 that fail, as a read of Connect's offsets topic does while the broker is away. */
@@ -129,6 +133,10 @@ class PgOutputSourceTaskPhasesTest {
         @Override
         public ReplicationStream openStream(Lsn resumeFrom) {
             streamsOpenedAt.add(resumeFrom);
+            if (busyOpens.contains(streamsOpenedAt.size())) {
+                throw io.github.pgoutput.replication.ReplicationConnectionLostException.slotInUse(
+                        "slot 'phases_slot' is in use by another consumer (walsender PID 4242, application_name 'pg_recvlogical')", null);
+            }
             if (failingOpens.contains(streamsOpenedAt.size())) {
                 throw new io.github.pgoutput.replication.ReplicationConnectionLostException(
                         io.github.pgoutput.replication.Setting.HOSTNAME, "connection refused (scripted)", null);
@@ -189,6 +197,7 @@ class PgOutputSourceTaskPhasesTest {
         Map<String, String> props = new java.util.HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
         props.put("name", "phases-" + System.nanoTime());
         props.put("snapshot.mode", "no_data");
+        props.putAll(extraProps);
         task.start(props);
         return task;
     }
@@ -256,6 +265,85 @@ class PgOutputSourceTaskPhasesTest {
             }
             assertThat(streamsOpenedAt).hasSize(2);
             assertThat(records).as("the transaction ending at 0/4020, before the stored 0/5000, is already in Kafka").isEmpty();
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void aSlotHeldByAnotherWalsenderIsRetriedSlotMaxRetriesTimesSlotRetryDelayApartThenFailsTheTaskNamingTheHolder()
+            throws InterruptedException {
+        extraProps.put("slot.max.retries", "2");
+        extraProps.put("slot.retry.delay.ms", "500");
+        busyOpens.addAll(List.of(1, 2, 3));
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class).hasMessageContaining("walsender PID 4242");
+            nanos.addAndGet(499 * 1_000_000L);
+            assertThat(task.poll()).as("slot.retry.delay.ms not over yet").isNull();
+            assertThat(streamsOpenedAt).hasSize(1);
+            nanos.addAndGet(1_000_000L);
+            assertThatThrownBy(task::poll).as("retry 1").isInstanceOf(RetriableException.class);
+            nanos.addAndGet(500 * 1_000_000L);
+
+            assertThatThrownBy(task::poll).as("retry 2, the last, refused too").isInstanceOf(ConnectException.class)
+                    .isNotInstanceOf(RetriableException.class)
+                    .hasMessageContaining("still held by another walsender after 2 retries 500 ms apart")
+                    .hasMessageContaining("slot.max.retries").hasMessageContaining("walsender PID 4242");
+            assertThat(streamsOpenedAt).hasSize(3);
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void aSlotThatIsFreedWithinTheRetriesIsStreamed() throws InterruptedException {
+        extraProps.put("slot.max.retries", "2");
+        extraProps.put("slot.retry.delay.ms", "500");
+        busyOpens.addAll(List.of(1, 2));
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
+            nanos.addAndGet(500 * 1_000_000L);
+            assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
+            nanos.addAndGet(500 * 1_000_000L);
+            assertThat(task.poll()).as("streaming, nothing to emit").isNull();
+            assertThat(task.poll()).isNull();
+            assertThat(streamsOpenedAt).hasSize(3);
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void busySlotRefusalsCountAcrossLostConnectionsUntilASessionOpens() throws InterruptedException {
+        extraProps.put("slot.max.retries", "1");
+        extraProps.put("slot.retry.delay.ms", "500");
+        busyOpens.addAll(List.of(1, 3));
+        failingOpens.add(2);
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).as("busy").isInstanceOf(RetriableException.class);
+            nanos.addAndGet(500 * 1_000_000L);
+            assertThatThrownBy(task::poll).as("a lost connection, retried as always").isInstanceOf(RetriableException.class)
+                    .hasMessageContaining("connection refused");
+            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+
+            assertThatThrownBy(task::poll).as("busy again, the one retry spent").isNotInstanceOf(RetriableException.class)
+                    .hasMessageContaining("after 1 retries");
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void zeroSlotRetriesFailTheTaskAtTheFirstRefusal() {
+        extraProps.put("slot.max.retries", "0");
+        busyOpens.add(1);
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).isNotInstanceOf(RetriableException.class).isInstanceOf(ConnectException.class)
+                    .hasMessageContaining("after 0 retries");
         } finally {
             task.stop();
         }

@@ -42,7 +42,7 @@ class ReconfigureRunningConnectorIT {
         other.put("name", "intruder" + db.majorVersion());
         Map<String, List<String>> otherErrors = connect.validationErrors(PgOutputSourceConnector.class.getName(), other);
         assertThat(otherErrors).containsOnlyKeys("slot.name");
-        assertThat(otherErrors.get("slot.name")).singleElement().asString().contains("is in use by the walsender");
+        assertThat(otherErrors.get("slot.name")).singleElement().asString().contains("is in use by another consumer");
 
         config.put("heartbeat.interval.ms", "1000");
         connect.configureConnector(name, config); // validated by Connect first: refused with HTTP 400 before

@@ -71,7 +71,7 @@ class PreflightChecksIT {
 
     @PostgresTest
     @Timeout(60)
-    void aSlotActiveForAnotherPidIsARetriableProblem(PostgresDatabase db) {
+    void aSlotActiveForAnotherPidIsARetriableProblemNamingTheHolderWithoutAdvisingToTerminateIt(PostgresDatabase db) {
         db.execute("CREATE PUBLICATION pub FOR ALL TABLES");
         try (ReplicationSession holder = ReplicationSession.open(LiveStreams.settings(db, "held", "pub")
                 .applicationName("another-consumer").build(), Lsn.INVALID)) {
@@ -80,7 +80,9 @@ class PreflightChecksIT {
             assertThat(problems(db, "held")).singleElement().satisfies(p -> {
                 assertThat(p.setting()).isEqualTo(Setting.SLOT_NAME);
                 assertThat(p.retriable()).isTrue();
-                assertThat(p.message()).contains("in use by the walsender with PID " + pid).contains("pg_terminate_backend(" + pid + ")");
+                assertThat(p.message()).contains("in use by another consumer (walsender PID " + pid
+                                + ", application_name 'another-consumer', client 127.0.0.1)")
+                        .contains("slot.name").doesNotContain("pg_terminate_backend");
             });
         }
     }
@@ -93,7 +95,7 @@ class PreflightChecksIT {
         try (ReplicationSession running = ReplicationSession.open(settings, Lsn.INVALID)) {
             assertThat(PreflightChecks.check(settings)).as("the connector's own running task").isEmpty();
             assertThat(PreflightChecks.check(settings.toBuilder().applicationName("kafka-connect-pgoutput:other").build()))
-                    .singleElement().satisfies(p -> assertThat(p.message()).contains("in use by the walsender"));
+                    .singleElement().satisfies(p -> assertThat(p.message()).contains("in use by another consumer"));
         }
     }
 

@@ -76,7 +76,7 @@ class SessionLifecycleIT {
         try (ReplicationSession first = ReplicationSession.open(settings, Lsn.INVALID)) {
             assertThatThrownBy(() -> ReplicationSession.open(settings, Lsn.INVALID))
                     .isInstanceOfSatisfying(ReplicationConnectionLostException.class, e -> assertThat(e.setting()).isEqualTo(Setting.SLOT_NAME))
-                    .hasMessageContaining("slot 'busy' is in use by the walsender with PID");
+                    .hasMessageContaining("slot 'busy' is in use by another consumer (walsender PID");
         }
     }
 }

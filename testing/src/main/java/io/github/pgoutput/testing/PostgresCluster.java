@@ -125,6 +125,22 @@ public final class PostgresCluster implements AutoCloseable {
         return () -> execute("postgres", "ALTER SYSTEM RESET " + name, "SELECT pg_reload_conf()");
     }
 
+    /**
+     * Copies {@code source} into the data directory as {@code name}, owned by the server's OS user and readable by it
+     * only (0600): PostgreSQL refuses a TLS key that others can read. Settings name it relative to the data directory.
+     */
+    public Path installFile(Path source, String name) {
+        try {
+            Path target = dataDirectory.resolve(name);
+            Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            OsCommands.giveToServerUser(target);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public void createDatabase(String name) {
         execute("postgres", "CREATE DATABASE " + name);
     }
