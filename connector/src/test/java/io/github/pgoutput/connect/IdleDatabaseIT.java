@@ -69,7 +69,7 @@ class IdleDatabaseIT {
                     WRITE_SECONDS, maxRetained >> 20, confirmedLag >> 10);
             assertThat(written).as("the test wrote enough WAL to mean something").isGreaterThan(64L << 20);
             assertThat(maxRetained).as("WAL retained by the idle slot").isLessThan(written / 4);
-            List<ConsumerRecord<byte[], byte[]>> heartbeats = connect.readAllIfExists("__debezium-heartbeat.idle", Duration.ofSeconds(20));
+            List<ConsumerRecord<byte[], byte[]>> heartbeats = connect.readAllIfExists("__debezium-heartbeat." + name, Duration.ofSeconds(20));
             assertThat(heartbeats).as("heartbeats on an idle database").isNotEmpty();
         } finally {
             connect.deleteConnector(name);

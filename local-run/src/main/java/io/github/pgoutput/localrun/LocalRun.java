@@ -103,12 +103,16 @@ public final class LocalRun {
         awaitSlotActive(postgres, slot);
         out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
 
-        List<String> header = List.of("\033[1mkafka-connect-pgoutput local run\033[0m",
-                "  PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database
-                        + "   Kafka " + bootstrap + "   Connect REST " + rest,
-                "  logs: " + workDir + "/{broker,worker}.log");
+        out.println("query it:  psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " "
+                + postgres.database);
+        out.println("read it:   curl -s " + rest + "/connectors/" + ConnectorRegistration.NAME + "/status; topics on "
+                + bootstrap + " (README: reading the topics)");
+        List<String> endpoints = List.of(
+                "PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database + " (user " + postgres.user + ")",
+                "Kafka " + bootstrap + "   Connect REST " + rest,
+                "logs " + workDir + "/{broker,worker}.log");
         try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
-                options.plain(), out, header)) {
+                options.plain(), out, endpoints)) {
             if (options.demo()) {
                 Thread demo = new Thread(() -> {
                     try {
