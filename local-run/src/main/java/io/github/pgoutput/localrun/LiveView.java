@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -98,8 +99,8 @@ final class LiveView implements AutoCloseable {
         pendingNotes.add(line);
     }
 
-    /** Reads new records and figures and shows them; takes about a second. */
-    void refresh() {
+    /** Reads new records and figures and shows them unless {@code show} says no more; takes about a second. */
+    void refresh(BooleanSupplier show) {
         List<String> newRecords = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofMillis(900).toNanos();
         while (System.nanoTime() < deadline) {
@@ -129,6 +130,9 @@ final class LiveView implements AutoCloseable {
             if (plain) {
                 out.println(note);
             }
+        }
+        if (!show.getAsBoolean()) {
+            return;
         }
         if (plain) {
             newRecords.forEach(r -> out.println("record " + r));
