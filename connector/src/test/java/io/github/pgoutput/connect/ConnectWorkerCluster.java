@@ -197,6 +197,16 @@ final class ConnectWorkerCluster implements BeforeAllCallback, AfterAllCallback,
         return worker;
     }
 
+    /**
+     * Starts workers until the cluster has as many as it started with: an earlier test of the class (in the full
+     * matrix, the same test on another PostgreSQL version) may have stopped some.
+     */
+    void restoreWorkers() {
+        while (cluster.workers().size() < initialWorkers) {
+            addWorker();
+        }
+    }
+
     // ---- REST ----------------------------------------------------------------------------------------------
 
     /**

@@ -30,15 +30,18 @@ class ExactlyOnceSourceIT {
     private static final Logger log = LoggerFactory.getLogger(ExactlyOnceSourceIT.class);
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final List<String> COLUMNS = List.of("id", "name");
-    private static final String TOPIC = "eos.public.t";
 
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(2).exactlyOnceSource();
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 17)
     void readCommittedConsumerSeesEveryChangeOnceAcrossATaskRestartAndAWorkerLoss(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        connect.restoreWorkers();
+        String name = "eos" + db.majorVersion();
+        String topic = name + ".public.t";
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "eos", "eos_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "eos_slot");
         config.put("exactly.once.support", "required");
         // Three records per poll, so Kafka transactions (one per poll) also end inside a delivery (BEGIN, insert,
         // update, END) and a restart must resume at the right record within it.
@@ -46,34 +49,34 @@ class ExactlyOnceSourceIT {
         config.put("max.queue.size", "64");
         config.put("status.update.interval.ms", "500");
         Map<String, String> validated = new HashMap<>(config);
-        validated.put("name", "eos");
+        validated.put("name", name);
         assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("exactly.once.support=required accepted")
                 .isEmpty();
         validated.put("snapshot.mode", "initial");
         assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("a snapshot is not exactly-once")
                 .containsKeys("exactly.once.support", "snapshot.mode");
 
-        connect.configureConnector("eos", config);
-        String firstWorker = connect.awaitRunning("eos", 1, WAIT).tasks().get(0).workerId();
+        connect.configureConnector(name, config);
+        String firstWorker = connect.awaitRunning(name, 1, WAIT).tasks().get(0).workerId();
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
 
         int committed;
         try (ContinuousWorkload workload = new ContinuousWorkload(db).start()) {
-            awaitMoreRecordsThan(50);
-            int beforeRestart = connect.readAll(TOPIC, Duration.ofSeconds(20)).size();
-            connect.restartTask("eos", 0);
-            connect.awaitRunning("eos", 1, WAIT);
-            awaitMoreRecordsThan(beforeRestart + 50);
+            awaitMoreRecordsThan(topic, 50);
+            int beforeRestart = connect.readAll(topic, Duration.ofSeconds(20)).size();
+            connect.restartTask(name, 0);
+            connect.awaitRunning(name, 1, WAIT);
+            awaitMoreRecordsThan(topic, beforeRestart + 50);
 
             WorkerHandle running = connect.workers().stream()
                     .filter(w -> firstWorker.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
-            int beforeLoss = connect.readAll(TOPIC, Duration.ofSeconds(20)).size();
+            int beforeLoss = connect.readAll(topic, Duration.ofSeconds(20)).size();
             connect.stopWorker(running);
-            String secondWorker = connect.awaitStatus("eos", "RUNNING on a worker other than " + firstWorker,
+            String secondWorker = connect.awaitStatus(name, "RUNNING on a worker other than " + firstWorker,
                     status -> ConnectWorkerCluster.isRunning(status, 1)
                             && !status.tasks().get(0).workerId().equals(firstWorker), WAIT).tasks().get(0).workerId();
-            awaitMoreRecordsThan(beforeLoss + 50);
+            awaitMoreRecordsThan(topic, beforeLoss + 50);
             committed = workload.stop();
             log.info("EOS: {} transactions; task restarted after {} records, worker {} lost after {} records, task resumed on {}",
                     committed, beforeRestart, firstWorker, beforeLoss, secondWorker);
@@ -85,25 +88,25 @@ class ExactlyOnceSourceIT {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
             records.clear();
-            records.addAll(connect.readAll(TOPIC, Duration.ofSeconds(20)));
+            records.addAll(connect.readAll(topic, Duration.ofSeconds(20)));
             return TopicReplica.rebuild(records, COLUMNS).equals(expected);
         });
         // Transaction n inserts row n, and every third one also updates a row: one record each, none twice.
         assertThat(TopicReplica.duplicates(records)).isZero();
         assertThat(records).hasSize(committed + committed / 3);
-        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll("eos.transaction", Duration.ofSeconds(20));
+        List<ConsumerRecord<byte[], byte[]>> transactions = connect.readAll(name + ".transaction", Duration.ofSeconds(20));
         assertThat(TopicReplica.duplicates(transactions)).isZero();
         assertThat(transactions).hasSize(2 * committed);
         assertThat(hasTransactionMarkers(records)).as("records were written in Kafka transactions").isTrue();
 
-        connect.deleteConnector("eos");
+        connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
     }
 
-    private static void awaitMoreRecordsThan(int count) {
-        ConnectWorkerCluster.awaitCondition(WAIT, "more than " + count + " records in " + TOPIC, () ->
-                connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > count);
+    private static void awaitMoreRecordsThan(String topic, int count) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "more than " + count + " records in " + topic, () ->
+                connect.readAllIfExists(topic, Duration.ofSeconds(20)).size() > count);
     }
 
     /** A commit marker takes an offset, so records written in transactions leave gaps between consecutive offsets. */

@@ -142,7 +142,7 @@ class FullIdentityRecordKeysIT {
         });
     }
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 18)
     @Timeout(120)
     void messageKeyColumnsKeysATableByANullableColumn(PostgresDatabase db) throws Exception {
         createTables(db);

@@ -30,14 +30,16 @@ class IdleDatabaseIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 18)
     void slotOfAnIdleDatabaseRetainsBoundedWal(PostgresDatabase db, PostgresCluster cluster) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "idle" + db.majorVersion();
         db.execute("CREATE TABLE quiet (id bigint PRIMARY KEY)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "idle", "idle_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "idle_slot");
         config.put("status.update.interval.ms", "1000");
         config.put("heartbeat.interval.ms", "2000");
-        connect.configureConnector("idle", config);
-        connect.awaitRunning("idle", 1, WAIT);
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'idle_slot' AND active").isEmpty());
 
@@ -67,10 +69,10 @@ class IdleDatabaseIT {
                     WRITE_SECONDS, maxRetained >> 20, confirmedLag >> 10);
             assertThat(written).as("the test wrote enough WAL to mean something").isGreaterThan(64L << 20);
             assertThat(maxRetained).as("WAL retained by the idle slot").isLessThan(written / 4);
-            List<ConsumerRecord<byte[], byte[]>> heartbeats = connect.readAllIfExists("__debezium-heartbeat.idle", Duration.ofSeconds(20));
+            List<ConsumerRecord<byte[], byte[]>> heartbeats = connect.readAllIfExists("__debezium-heartbeat." + name, Duration.ofSeconds(20));
             assertThat(heartbeats).as("heartbeats on an idle database").isNotEmpty();
         } finally {
-            connect.deleteConnector("idle");
+            connect.deleteConnector(name);
             ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                     db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'idle_slot' AND active").isEmpty());
             cluster.dropDatabase(busy);

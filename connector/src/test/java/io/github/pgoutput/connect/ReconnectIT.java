@@ -30,18 +30,20 @@ class ReconnectIT {
     private static final Logger log = LoggerFactory.getLogger(ReconnectIT.class);
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final List<String> COLUMNS = List.of("id", "name");
-    private static final String TOPIC = "reconnect.public.t";
 
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 15)
     void taskReconnectsAfterItsWalsenderIsTerminatedAndLosesNothing(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "reconnect" + db.majorVersion();
+        String topic = name + ".public.t";
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "reconnect", "reconnect_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "reconnect_slot");
         config.put("status.update.interval.ms", "500");
-        connect.configureConnector("reconnect", config);
-        connect.awaitRunning("reconnect", 1, WAIT);
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
         // RUNNING comes before the task has created the slot; changes committed before that are not in its stream.
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'reconnect_slot' AND active").isEmpty());
@@ -53,18 +55,18 @@ class ReconnectIT {
             for (int kill = 1; kill <= 2; kill++) {
                 int before = workload.committed();
                 ConnectWorkerCluster.awaitCondition(WAIT, "new transactions in Kafka", () ->
-                        connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > before);
-                checks += checkConfirmedIsInKafka(db, workload);
+                        connect.readAllIfExists(topic, Duration.ofSeconds(20)).size() > before);
+                checks += checkConfirmedIsInKafka(db, workload, topic);
                 assertThat(db.queryValue("SELECT pg_terminate_backend(" + pid + ")")).isEqualTo("t");
                 pid = awaitNewWalsender(db, pid);
                 log.info("ReconnectIT: walsender {} terminated after {} transactions; task reconnected as {}", kill,
                         workload.committed(), pid);
-                checks += checkConfirmedIsInKafka(db, workload);
+                checks += checkConfirmedIsInKafka(db, workload, topic);
             }
             int after = workload.committed();
             ConnectWorkerCluster.awaitCondition(WAIT, "transactions after the second reconnect in Kafka", () ->
-                    connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > after);
-            checks += checkConfirmedIsInKafka(db, workload);
+                    connect.readAllIfExists(topic, Duration.ofSeconds(20)).size() > after);
+            checks += checkConfirmedIsInKafka(db, workload, topic);
             int committed = workload.stop();
 
             Map<Long, Map<String, String>> expected = TopicReplica.fromDatabase(
@@ -72,7 +74,7 @@ class ReconnectIT {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
                 records.clear();
-                records.addAll(connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)));
+                records.addAll(connect.readAllIfExists(topic, Duration.ofSeconds(20)));
                 return TopicReplica.rebuild(records, COLUMNS).equals(expected);
             });
             long duplicates = TopicReplica.duplicates(records);
@@ -80,10 +82,10 @@ class ReconnectIT {
                     records.size(), duplicates, checks);
             assertThat(TopicReplica.rebuild(records, COLUMNS)).isEqualTo(expected);
             assertThat(expected).hasSize(committed);
-            assertThat(ConnectWorkerCluster.isRunning(connect.status("reconnect"), 1))
+            assertThat(ConnectWorkerCluster.isRunning(connect.status(name), 1))
                     .as("task RUNNING without a restart").isTrue();
         }
-        connect.deleteConnector("reconnect");
+        connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'reconnect_slot' AND active").isEmpty());
     }
@@ -102,12 +104,12 @@ class ReconnectIT {
      * Reads the slot's confirmed_flush_lsn, then the topic: every transaction at or before that LSN must be there
      * already (the topic only grows, so reading it later cannot hide a violation). Returns 1, the number of checks.
      */
-    static int checkConfirmedIsInKafka(PostgresDatabase db, ContinuousWorkload workload) {
+    static int checkConfirmedIsInKafka(PostgresDatabase db, ContinuousWorkload workload, String topic) {
         Lsn confirmed = Lsn.parse(db.queryValue(
                 "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'reconnect_slot'"));
         List<Long> mustBeThere = workload.committedUpTo(confirmed);
         Set<Long> inserted = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> record : connect.readAllIfExists(TOPIC, Duration.ofSeconds(20))) {
+        for (ConsumerRecord<byte[], byte[]> record : connect.readAllIfExists(topic, Duration.ofSeconds(20))) {
             if (record.value() != null) {
                 JsonNode value = TopicReplica.json(record.value());
                 if (value.get("op").asText().equals("c")) {

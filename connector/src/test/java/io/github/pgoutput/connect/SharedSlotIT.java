@@ -28,44 +28,47 @@ class SharedSlotIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 15)
     void secondConnectorOnAnExistingSlotFailsAndLeavesTheSlotToItsConsumer(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String nameA = "a" + db.majorVersion();
+        String nameB = "b" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, v int NOT NULL)", "INSERT INTO t SELECT g, g FROM generate_series(1, 100) g");
-        Map<String, String> a = MixedWorkloadIT.connectorConfig(db, "a", SLOT);
+        Map<String, String> a = MixedWorkloadIT.connectorConfig(db, nameA, SLOT);
         a.remove("snapshot.mode"); // the default, initial
-        connect.configureConnector("a", a);
-        try (IntTableReplica replica = new IntTableReplica(connect, "a.public.t", 10_000, 4)) {
+        connect.configureConnector(nameA, a);
+        try (IntTableReplica replica = new IntTableReplica(connect, nameA + ".public.t", 10_000, 4)) {
             awaitRebuilt(replica, db);
             db.execute("INSERT INTO t VALUES (101, 1)", "UPDATE t SET v = -1 WHERE id = 1");
             awaitRebuilt(replica, db);
 
-            connect.stopConnector("a");
+            connect.stopConnector(nameA);
             ConnectWorkerCluster.awaitCondition(WAIT, "slot released by A", () ->
                     db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + SLOT + "' AND active").isEmpty());
             String confirmedByA = db.queryValue("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'");
             db.execute("INSERT INTO t VALUES (102, 2)", "UPDATE t SET v = -3 WHERE id = 3", "DELETE FROM t WHERE id = 4");
 
-            Map<String, String> b = MixedWorkloadIT.connectorConfig(db, "b", SLOT);
+            Map<String, String> b = MixedWorkloadIT.connectorConfig(db, nameB, SLOT);
             b.remove("snapshot.mode");
-            connect.configureConnector("b", b);
-            String trace = awaitFailedTask("b");
+            connect.configureConnector(nameB, b);
+            String trace = awaitFailedTask(nameB);
             assertThat(trace).contains("replication slot '" + SLOT + "' already exists")
                     .contains("there is no stored offset")
                     .contains("SELECT pg_drop_replication_slot('" + SLOT + "')")
                     .contains("snapshot.mode=no_data");
             assertThat(db.queryValue("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'"))
                     .as("the slot still exists, where A left it").isEqualTo(confirmedByA);
-            assertThat(connect.readAllIfExists("b.public.t", Duration.ofSeconds(1))).as("B emitted nothing").isEmpty();
-            connect.deleteConnector("b");
+            assertThat(connect.readAllIfExists(nameB + ".public.t", Duration.ofSeconds(1))).as("B emitted nothing").isEmpty();
+            connect.deleteConnector(nameB);
 
             db.execute("INSERT INTO t VALUES (103, 3)", "DELETE FROM t WHERE id = 5");
-            connect.resumeConnector("a");
+            connect.resumeConnector(nameA);
             awaitRebuilt(replica, db);
             assertThat(replica.markers("first")).as("A took no second snapshot").isEqualTo(1);
             assertThat(replica.history(4)).as("the delete written while A was stopped and B registered reached A")
                     .anySatisfy(change -> assertThat(change).startsWith("d"));
         }
-        connect.deleteConnector("a");
+        connect.deleteConnector(nameA);
     }
 
     private static String awaitFailedTask(String connector) {

@@ -36,8 +36,10 @@ class SnapshotHeapIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 18)
     void twoMillionRowsAreSnapshottedByAWorkerWithA256MbHeap(PostgresDatabase db, @TempDir Path dir) throws Exception {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "heap" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");
         Properties worker = new Properties();
@@ -48,9 +50,9 @@ class SnapshotHeapIT {
         worker.put("listeners", "http://127.0.0.1:0");
         worker.put("offset.flush.interval.ms", "2000");
         Properties connector = new Properties();
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "heap", "heap_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "heap_slot");
         config.remove("snapshot.mode"); // the default, initial
-        config.put("name", "heap");
+        config.put("name", name);
         connector.putAll(config);
         Path workerFile = write(dir.resolve("worker.properties"), worker);
         Path connectorFile = write(dir.resolve("connector.properties"), connector);
@@ -60,7 +62,7 @@ class SnapshotHeapIT {
                 ConnectStandalone.class.getName(), workerFile.toString(), connectorFile.toString())
                 .redirectErrorStream(true).redirectOutput(output).start();
         long started = System.nanoTime();
-        try (IntTableReplica replica = new IntTableReplica(connect, "heap.public.big", ROWS + 1)) {
+        try (IntTableReplica replica = new IntTableReplica(connect, name + ".public.big", ROWS + 1)) {
             ConnectWorkerCluster.awaitCondition(Duration.ofMinutes(6), "table rebuilt from the topic of the 256 MB worker", () -> {
                 assertThat(process.isAlive()).as("the 256 MB worker is alive; its log: %s", tail(output)).isTrue();
                 replica.catchUp(Duration.ofSeconds(2));

@@ -36,31 +36,33 @@ class SnapshotRestartIT {
     // Offsets are committed every second, so the stop finds the "snapshot in progress" offset stored.
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1).workerProperty("offset.flush.interval.ms", "1000");
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 17)
     void snapshotInterruptedByAStopIsTakenAgainAndTheTopicRebuildsTheTable(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "rs" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "rs", "rs_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "rs_slot");
         config.remove("snapshot.mode"); // the default, initial
-        ObjectName mbean = SnapshotMetrics.objectName("rs", 0);
+        ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         String taskProducer = "connector-producer-rs-0";
         connect.limitProduceRate(taskProducer, HELD_PRODUCE_RATE);
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", ROWS, ROWS + 1)), List.of());
-        connect.configureConnector("rs", config);
+        connect.configureConnector(name, config);
         ConnectWorkerCluster.awaitCondition(WAIT, "the in-progress offset stored", () ->
-                connect.sourceOffsets("rs").values().stream().anyMatch(o -> o != null
+                connect.sourceOffsets(name).values().stream().anyMatch(o -> o != null
                         && SourceOffsets.SNAPSHOT_IN_PROGRESS.equals(o.get(SourceOffsets.OFFSET_SNAPSHOT))));
         assertThat((boolean) SnapshotThenStreamIT.attribute(server, mbean, "Completed")).as("snapshot still running").isFalse();
-        connect.stopConnector("rs");
+        connect.stopConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "task stopped (MBean unregistered)", () -> !server.isRegistered(mbean));
         connect.limitProduceRate(taskProducer, null);
-        log.info("Stopped mid-snapshot; stored offsets {}", connect.sourceOffsets("rs"));
-        connect.resumeConnector("rs");
+        log.info("Stopped mid-snapshot; stored offsets {}", connect.sourceOffsets(name));
+        connect.resumeConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "second snapshot completed", () ->
                 server.isRegistered(mbean) && (boolean) SnapshotThenStreamIT.attribute(server, mbean, "Completed"));
         workload.stop();
-        try (IntTableReplica replica = new IntTableReplica(connect, "rs.public.big", ROWS + 100_000)) {
+        try (IntTableReplica replica = new IntTableReplica(connect, name + ".public.big", ROWS + 100_000)) {
             ConnectWorkerCluster.awaitCondition(WAIT, "table rebuilt from its topic", () -> {
                 replica.catchUp(Duration.ofSeconds(2));
                 String difference = replica.difference(db, "big");
@@ -75,6 +77,6 @@ class SnapshotRestartIT {
             assertThat(replica.markers("last")).as("one snapshot finished").isEqualTo(1);
             assertThat(replica.ops("r")).as("rows of the interrupted snapshot come again").isGreaterThan(ROWS);
         }
-        connect.deleteConnector("rs");
+        connect.deleteConnector(name);
     }
 }

@@ -36,8 +36,10 @@ class SnapshotThenStreamIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 15)
     void snapshotThenStreamRebuildsEveryTableWhileAWorkloadRuns(PostgresDatabase db) throws Exception {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "snap" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "CREATE TABLE small_a (id bigint PRIMARY KEY, v int NOT NULL)",
                 "CREATE TABLE small_b (id bigint PRIMARY KEY, v int NOT NULL)",
@@ -45,16 +47,16 @@ class SnapshotThenStreamIT {
                 "INSERT INTO small_a SELECT g, g FROM generate_series(1, 1000) g",
                 "INSERT INTO small_b SELECT g, g FROM generate_series(1, 1000) g",
                 "ANALYZE big", "ANALYZE small_a", "ANALYZE small_b");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "snap", "snap_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "snap_slot");
         config.remove("snapshot.mode"); // the default, initial
-        ObjectName mbean = SnapshotMetrics.objectName("snap", 0);
+        ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", BIG_ROWS, BIG_ROWS + 1),
                 new ChangeWorkload.Table("small_a", 1000, 1001), new ChangeWorkload.Table("small_b", 1000, 1001)),
                 List.of(CHANGED_DURING_SNAPSHOT));
         long started = System.nanoTime();
-        connect.configureConnector("snap", config);
+        connect.configureConnector(name, config);
         ConnectWorkerCluster.awaitCondition(WAIT, "snapshot rows counted by the MBean", () ->
                 server.isRegistered(mbean) && (long) attribute(server, mbean, "RowsDone") > 0);
         db.execute("UPDATE big SET v = -7 WHERE id = " + CHANGED_DURING_SNAPSHOT);
@@ -76,9 +78,9 @@ class SnapshotThenStreamIT {
         // The workload's last transactions are streamed; the MBean stays registered with its final figures.
         assertThat((int) attribute(server, mbean, "TablesDone")).isEqualTo(3);
 
-        try (IntTableReplica big = new IntTableReplica(connect, "snap.public.big", BIG_ROWS + 200_000, CHANGED_DURING_SNAPSHOT);
-             IntTableReplica smallA = new IntTableReplica(connect, "snap.public.small_a", 200_000);
-             IntTableReplica smallB = new IntTableReplica(connect, "snap.public.small_b", 200_000)) {
+        try (IntTableReplica big = new IntTableReplica(connect, name + ".public.big", BIG_ROWS + 200_000, CHANGED_DURING_SNAPSHOT);
+             IntTableReplica smallA = new IntTableReplica(connect, name + ".public.small_a", 200_000);
+             IntTableReplica smallB = new IntTableReplica(connect, name + ".public.small_b", 200_000)) {
             ConnectWorkerCluster.awaitCondition(WAIT, "every table rebuilt from its topic", () -> {
                 big.catchUp(Duration.ofSeconds(2));
                 smallA.catchUp(Duration.ofSeconds(1));
@@ -109,7 +111,7 @@ class SnapshotThenStreamIT {
             assertThat(big.ops("u") + smallA.ops("u") + smallB.ops("u")).as("streamed updates").isPositive();
             assertThat(big.ops("d") + smallA.ops("d") + smallB.ops("d")).as("streamed deletes").isPositive();
         }
-        connect.deleteConnector("snap");
+        connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "MBean unregistered on stop", () -> !server.isRegistered(mbean));
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'snap_slot' AND active").isEmpty());

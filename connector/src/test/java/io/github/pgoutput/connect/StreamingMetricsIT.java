@@ -35,20 +35,23 @@ class StreamingMetricsIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17, logicalDecodingWorkMem = "64kB")
+    @PostgresTest(representative = 17, logicalDecodingWorkMem = "64kB")
     void metricsFollowTheWorkload(PostgresDatabase db) throws Exception {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String prefix = "met" + db.majorVersion();
+        String name = "metrics" + db.majorVersion();
         db.execute("CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "met", "metrics_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, "metrics_slot");
         config.put("max.queue.size", Integer.toString(MAX_QUEUE_SIZE));
         // A small memory buffer, so the streamed transaction below reaches the spill store before it commits.
         config.put("spill.memory.buffer.bytes", "65536");
-        connect.configureConnector("metrics", config);
-        connect.awaitRunning("metrics", 1, WAIT);
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
 
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName("io.github.pgoutput:type=streaming,connector=\"metrics\",task=0");
-        ConnectWorkerCluster.awaitCondition(WAIT, "streaming MBean registered", () -> server.isRegistered(name));
-        StreamingMetricsMXBean metrics = JMX.newMXBeanProxy(server, name, StreamingMetricsMXBean.class);
+        ObjectName mbean = new ObjectName("io.github.pgoutput:type=streaming,connector=\"" + name + "\",task=0");
+        ConnectWorkerCluster.awaitCondition(WAIT, "streaming MBean registered", () -> server.isRegistered(mbean));
+        StreamingMetricsMXBean metrics = JMX.newMXBeanProxy(server, mbean, StreamingMetricsMXBean.class);
         ConnectWorkerCluster.awaitCondition(WAIT, "first keepalive received", () -> !metrics.getServerWalEndLsn().isEmpty());
         assertThat(metrics.getCommittedDeliveries()).isZero();
         assertThat(metrics.getMillisBehindSource()).isEqualTo(-1);
@@ -60,7 +63,7 @@ class StreamingMetricsIT {
         }
         Lsn afterSmall = Lsn.parse(db.queryValue("SELECT pg_current_wal_insert_lsn()"));
         ConnectWorkerCluster.awaitCondition(WAIT, "30 deliveries counted", () -> metrics.getCommittedDeliveries() == SMALL_TRANSACTIONS);
-        assertThat(connect.awaitRecords("met.public.items", SMALL_TRANSACTIONS, WAIT)).hasSize(SMALL_TRANSACTIONS);
+        assertThat(connect.awaitRecords(prefix + ".public.items", SMALL_TRANSACTIONS, WAIT)).hasSize(SMALL_TRANSACTIONS);
         assertThat(metrics.getRecordsEmitted()).isGreaterThanOrEqualTo(SMALL_TRANSACTIONS);
         assertThat(metrics.getMillisBehindSource()).isBetween(0L, WAIT.toMillis());
         Thread.sleep(1_100);
@@ -88,7 +91,7 @@ class StreamingMetricsIT {
                 () -> metrics.getCommittedDeliveries() == SMALL_TRANSACTIONS + 1);
         ConnectWorkerCluster.awaitCondition(WAIT, "spill released", () -> metrics.getOpenStreamedTransactions() == 0
                 && metrics.getSpillBytes() == 0);
-        assertThat(connect.awaitRecords("met.public.items", SMALL_TRANSACTIONS + 20_000, WAIT)).hasSize(SMALL_TRANSACTIONS + 20_000);
+        assertThat(connect.awaitRecords(prefix + ".public.items", SMALL_TRANSACTIONS + 20_000, WAIT)).hasSize(SMALL_TRANSACTIONS + 20_000);
         assertThat(metrics.getRecordsEmitted()).isGreaterThanOrEqualTo(SMALL_TRANSACTIONS + 20_000);
         assertThat(metrics.getPreparedDeliveries()).isZero();
         assertThat(metrics.getRolledBackDeliveries()).isZero();
@@ -97,7 +100,7 @@ class StreamingMetricsIT {
         ConnectWorkerCluster.awaitCondition(WAIT, "server WAL end past the last small commit",
                 () -> !Lsn.parse(metrics.getServerWalEndLsn()).isBefore(afterSmall));
 
-        connect.deleteConnector("metrics");
-        ConnectWorkerCluster.awaitCondition(WAIT, "streaming MBean unregistered", () -> !server.isRegistered(name));
+        connect.deleteConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "streaming MBean unregistered", () -> !server.isRegistered(mbean));
     }
 }

@@ -25,23 +25,25 @@ class WhenNeededIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 18)
     void whenNeededSnapshotsAgainAfterTheSlotWasDroppedAndInitialFailsNamingWhenNeeded(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        String name = "wn" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, v int NOT NULL)", "INSERT INTO t SELECT g, g FROM generate_series(1, 1000) g");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "wn", "wn_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "wn_slot");
         config.put("snapshot.mode", "when_needed");
-        connect.configureConnector("wn", config);
-        try (IntTableReplica replica = new IntTableReplica(connect, "wn.public.t", 10_000)) {
+        connect.configureConnector(name, config);
+        try (IntTableReplica replica = new IntTableReplica(connect, name + ".public.t", 10_000)) {
             awaitRebuilt(replica, db);
             db.execute("INSERT INTO t VALUES (1001, 1)", "UPDATE t SET v = -1 WHERE id = 1", "DELETE FROM t WHERE id = 2");
             awaitRebuilt(replica, db);
             assertThat(replica.markers("first")).isEqualTo(1);
 
-            stopAndDropSlot(db);
+            stopAndDropSlot(db, name);
             // No DELETE in the gap: the new snapshot writes its rows only (no truncate records, as Debezium), so a row
             // deleted while no slot recorded changes stays in a table rebuilt from the topic.
             db.execute("INSERT INTO t VALUES (1002, 2)", "UPDATE t SET v = -3 WHERE id = 3", "UPDATE t SET v = -4 WHERE id = 4");
-            connect.resumeConnector("wn");
+            connect.resumeConnector(name);
             awaitRebuilt(replica, db);
             assertThat(replica.markers("first")).as("a second, fresh snapshot").isEqualTo(2);
             assertThat(replica.markers("last")).isEqualTo(2);
@@ -49,13 +51,13 @@ class WhenNeededIT {
             awaitRebuilt(replica, db);
         }
 
-        stopAndDropSlot(db);
+        stopAndDropSlot(db, name);
         config.put("snapshot.mode", "initial");
-        connect.configureConnector("wn", config);
-        connect.resumeConnector("wn");
+        connect.configureConnector(name, config);
+        connect.resumeConnector(name);
         String[] trace = new String[1];
         ConnectWorkerCluster.awaitCondition(WAIT, "task failed with a trace", () -> {
-            ConnectorStateInfo status = connect.status("wn");
+            ConnectorStateInfo status = connect.status(name);
             if (status == null || status.tasks().isEmpty()) {
                 return false;
             }
@@ -64,11 +66,11 @@ class WhenNeededIT {
             return "FAILED".equals(task.state());
         });
         assertThat(trace[0]).contains("replication slot 'wn_slot' does not exist").contains("snapshot.mode=when_needed");
-        connect.deleteConnector("wn");
+        connect.deleteConnector(name);
     }
 
-    private static void stopAndDropSlot(PostgresDatabase db) {
-        connect.stopConnector("wn");
+    private static void stopAndDropSlot(PostgresDatabase db, String name) {
+        connect.stopConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'wn_slot' AND active").isEmpty());
         db.execute("SELECT pg_drop_replication_slot('wn_slot')");

@@ -29,18 +29,21 @@ class WorkerFailoverIT {
     private static final Logger log = LoggerFactory.getLogger(WorkerFailoverIT.class);
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final List<String> COLUMNS = List.of("id", "name");
-    private static final String TOPIC = "failover.public.t";
 
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(3);
 
-    @PostgresTest(minVersion = 17, maxVersion = 17)
+    @PostgresTest(representative = 16)
     void taskMovesToAnotherWorkerLosesNothingAndACleanRestartRepeatsNothing(PostgresDatabase db) {
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        connect.restoreWorkers();
+        String name = "failover" + db.majorVersion();
+        String topic = name + ".public.t";
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "failover", "failover_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "failover_slot");
         config.put("status.update.interval.ms", "500");
-        connect.configureConnector("failover", config);
-        String firstWorker = connect.awaitRunning("failover", 1, WAIT).tasks().get(0).workerId();
+        connect.configureConnector(name, config);
+        String firstWorker = connect.awaitRunning(name, 1, WAIT).tasks().get(0).workerId();
         // RUNNING comes before the task has created the slot; changes committed before that are not in its stream.
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'failover_slot' AND active").isEmpty());
@@ -49,23 +52,23 @@ class WorkerFailoverIT {
         int committed;
         try (ContinuousWorkload workload = new ContinuousWorkload(db).start()) {
             ConnectWorkerCluster.awaitCondition(WAIT, "the workload streaming", () ->
-                    connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > 100);
+                    connect.readAllIfExists(topic, Duration.ofSeconds(20)).size() > 100);
             WorkerHandle running = connect.workers().stream()
                     .filter(w -> firstWorker.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
             int atStop = workload.committed();
             connect.stopWorker(running);
-            String secondWorker = connect.awaitStatus("failover", "RUNNING on a worker other than " + firstWorker,
+            String secondWorker = connect.awaitStatus(name, "RUNNING on a worker other than " + firstWorker,
                     status -> ConnectWorkerCluster.isRunning(status, 1)
                             && !status.tasks().get(0).workerId().equals(firstWorker), WAIT).tasks().get(0).workerId();
             log.info("IT2: worker {} stopped after {} transactions; task resumed on {}", firstWorker, atStop, secondWorker);
             int moved = workload.committed();
             ConnectWorkerCluster.awaitCondition(WAIT, "transactions after the move in Kafka", () ->
-                    connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)).size() > moved);
+                    connect.readAllIfExists(topic, Duration.ofSeconds(20)).size() > moved);
             committed = workload.stop();
         }
         Map<Long, Map<String, String>> expected = TopicReplica.fromDatabase(
                 db.query("SELECT id::text, name FROM t ORDER BY id"), COLUMNS);
-        awaitRebuilt(expected, records);
+        awaitRebuilt(topic, expected, records);
         long failoverDuplicates = TopicReplica.duplicates(records);
         log.info("IT2: {} transactions, {} records, {} duplicates after the worker loss", committed, records.size(),
                 failoverDuplicates);
@@ -75,29 +78,29 @@ class WorkerFailoverIT {
         Lsn end = Lsn.parse(db.queryValue("SELECT pg_current_wal_lsn()"));
         ConnectWorkerCluster.awaitCondition(WAIT, "slot confirmed past " + end, () -> !Lsn.parse(db.queryValue(
                 "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'failover_slot'")).isBefore(end));
-        connect.stopConnector("failover");
-        connect.awaitStatus("failover", "STOPPED", s -> "STOPPED".equals(s.connector().state()), WAIT);
-        connect.resumeConnector("failover");
-        connect.awaitRunning("failover", 1, WAIT);
+        connect.stopConnector(name);
+        connect.awaitStatus(name, "STOPPED", s -> "STOPPED".equals(s.connector().state()), WAIT);
+        connect.resumeConnector(name);
+        connect.awaitRunning(name, 1, WAIT);
         db.execute("INSERT INTO t VALUES (" + (committed + 1) + ", 'after-clean-restart')",
                 "UPDATE t SET name = 'updated-after-clean-restart' WHERE id = 1");
         Map<Long, Map<String, String>> afterRestart = TopicReplica.fromDatabase(
                 db.query("SELECT id::text, name FROM t ORDER BY id"), COLUMNS);
-        awaitRebuilt(afterRestart, records);
+        awaitRebuilt(topic, afterRestart, records);
         assertThat(TopicReplica.duplicates(records))
                 .as("duplicates after the clean restart (%d came from the worker loss)", failoverDuplicates)
                 .isEqualTo(failoverDuplicates);
 
-        connect.deleteConnector("failover");
+        connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'failover_slot' AND active").isEmpty());
     }
 
-    private static void awaitRebuilt(Map<Long, Map<String, String>> expected, List<ConsumerRecord<byte[], byte[]>> records) {
+    private static void awaitRebuilt(String topic, Map<Long, Map<String, String>> expected, List<ConsumerRecord<byte[], byte[]>> records) {
         try {
             ConnectWorkerCluster.awaitCondition(WAIT, "the table rebuilt from its topic", () -> {
                 records.clear();
-                records.addAll(connect.readAllIfExists(TOPIC, Duration.ofSeconds(20)));
+                records.addAll(connect.readAllIfExists(topic, Duration.ofSeconds(20)));
                 return TopicReplica.rebuild(records, COLUMNS).equals(expected);
             });
         } catch (AssertionError timedOut) {

@@ -15,10 +15,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -46,7 +48,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 final class LiveView implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int LATEST = 8;
+    /** More than any terminal shows: the screen takes the newest that fit. */
+    private static final int LATEST = 40;
+    private static final int NOTES = 8;
 
     private final Admin admin;
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -55,17 +59,21 @@ final class LiveView implements AutoCloseable {
     private final Path spillDir;
     private final boolean plain;
     private final PrintStream out;
-    private final List<String> header;
-    private final Deque<String> latest = new ArrayDeque<>();
+    private final String topicPrefix;
+    private final List<String> endpoints;
+    private final Deque<LiveScreen.Row> latest = new ArrayDeque<>();
     /** Next offset to show per partition: a rebalance (new topic matched) replays from the start, shown once. */
     private final Map<TopicPartition, Long> shownUpTo = new java.util.HashMap<>();
     private final Deque<String> notes = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<String> pendingNotes = new ConcurrentLinkedQueue<>();
     private final long started = System.nanoTime();
     private Connection connection;
+    private boolean firstDraw = true;
+    private int[] terminalSize;
+    private long terminalSizeRead;
 
     LiveView(String bootstrap, String topicPrefix, LocalPostgres postgres, String slot, Path spillDir, boolean plain,
-             PrintStream out, List<String> header) {
+             PrintStream out, List<String> endpoints) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         this.admin = Admin.create(props);
@@ -82,7 +90,8 @@ final class LiveView implements AutoCloseable {
         this.spillDir = spillDir;
         this.plain = plain;
         this.out = out;
-        this.header = header;
+        this.topicPrefix = topicPrefix;
+        this.endpoints = List.copyOf(endpoints);
     }
 
     /** A line shown under the figures (plain mode: printed at once). */
@@ -90,8 +99,8 @@ final class LiveView implements AutoCloseable {
         pendingNotes.add(line);
     }
 
-    /** Reads new records and figures and shows them; takes about a second. */
-    void refresh() {
+    /** Reads new records and figures and shows them unless {@code show} says no more; takes about a second. */
+    void refresh(BooleanSupplier show) {
         List<String> newRecords = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofMillis(900).toNanos();
         while (System.nanoTime() < deadline) {
@@ -101,48 +110,74 @@ final class LiveView implements AutoCloseable {
                     continue;
                 }
                 shownUpTo.put(partition, record.offset() + 1);
-                String line = describe(record);
-                newRecords.add(line);
-                latest.addLast(line);
+                LiveScreen.Row row = row(record);
+                newRecords.add(describe(row));
+                latest.addLast(row);
                 if (latest.size() > LATEST) {
                     latest.removeFirst();
                 }
             }
         }
         Map<String, Long> counts = recordsPerTopic();
-        String slotLine = slotFigures();
+        LiveScreen.Slot slotFigures = slotFigures();
         long spill = spillBytes();
         long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
         for (String note; (note = pendingNotes.poll()) != null; ) {
             notes.addLast(note);
-            if (notes.size() > 6) {
+            if (notes.size() > NOTES) {
                 notes.removeFirst();
             }
             if (plain) {
                 out.println(note);
             }
         }
+        if (!show.getAsBoolean()) {
+            return;
+        }
         if (plain) {
             newRecords.forEach(r -> out.println("record " + r));
             counts.forEach((topic, n) -> out.println("view t=" + seconds + "s topic=" + topic + " records=" + n));
-            out.println("view t=" + seconds + "s " + slotLine);
+            out.println("view t=" + seconds + "s " + describe(slotFigures));
             out.println("view t=" + seconds + "s spill_bytes=" + spill);
             out.flush();
             return;
         }
-        StringBuilder screen = new StringBuilder("\033[H\033[2J");
-        header.forEach(h -> screen.append(h).append('\n'));
-        screen.append("\n\033[1mRecords per topic\033[0m  (").append(seconds).append(" s)\n");
-        counts.forEach((topic, n) -> screen.append(String.format("  %-40s %10d%n", topic, n)));
-        screen.append("\n\033[1mReplication slot\033[0m\n  ").append(slotLine.replace(" ", "\n  ")).append('\n');
-        screen.append("\n\033[1mSpill\033[0m  ").append(spill).append(" bytes in ").append(spillDir).append('\n');
-        screen.append("\n\033[1mLatest records\033[0m\n");
-        latest.forEach(r -> screen.append("  ").append(r).append('\n'));
-        screen.append("\n\033[1mActivity\033[0m\n");
-        notes.forEach(n -> screen.append("  ").append(n).append('\n'));
-        screen.append("\nCtrl-C stops everything this command started.\n");
+        int[] size = terminalSize();
+        List<String> lines = LiveScreen.render(new LiveScreen.Figures(seconds, endpoints, topicPrefix, counts, slotFigures,
+                spill, List.copyOf(latest), List.copyOf(notes)), size[0], size[1]);
+        // Home, each line with the rest of its row cleared, no newline after the last (it would scroll), then the rest
+        // of the screen cleared: no flicker, no wrapping, no scrolling.
+        StringBuilder screen = new StringBuilder(firstDraw ? "\033[2J\033[H" : "\033[H");
+        firstDraw = false;
+        screen.append(String.join("\033[K\n", lines)).append("\033[K\033[J");
         out.print(screen);
         out.flush();
+    }
+
+    /**
+     * Columns and rows of the terminal, from {@code stty size} on {@code /dev/tty}, read every few seconds so a
+     * resized window is followed; {@link LiveScreen#DEFAULT_WIDTH} × {@link LiveScreen#DEFAULT_HEIGHT} when unknown.
+     */
+    private int[] terminalSize() {
+        if (terminalSize != null && System.nanoTime() - terminalSizeRead < 5_000_000_000L) {
+            return terminalSize;
+        }
+        terminalSizeRead = System.nanoTime();
+        int[] size = {LiveScreen.DEFAULT_WIDTH, LiveScreen.DEFAULT_HEIGHT};
+        try {
+            Process stty = new ProcessBuilder("stty", "size").redirectInput(new java.io.File("/dev/tty"))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String[] rowsColumns = new String(stty.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim().split("\\s+");
+            if (stty.waitFor() == 0 && rowsColumns.length == 2) {
+                size = new int[] {Integer.parseInt(rowsColumns[1]), Integer.parseInt(rowsColumns[0])};
+            }
+        } catch (IOException | NumberFormatException unknown) {
+            // no terminal to ask: the default size
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        terminalSize = size[0] > 0 && size[1] > 0 ? size : new int[] {LiveScreen.DEFAULT_WIDTH, LiveScreen.DEFAULT_HEIGHT};
+        return terminalSize;
     }
 
     private Map<String, Long> recordsPerTopic() {
@@ -164,7 +199,7 @@ final class LiveView implements AutoCloseable {
         return counts;
     }
 
-    private String slotFigures() {
+    private LiveScreen.Slot slotFigures() {
         String sql = "SELECT confirmed_flush_lsn, pg_current_wal_lsn(), "
                 + "pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::bigint, "
                 + "pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint, active "
@@ -175,15 +210,14 @@ final class LiveView implements AutoCloseable {
             }
             try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
                 if (!rows.next()) {
-                    return "slot=" + slot + " (not created yet)";
+                    return LiveScreen.Slot.unreadable(slot, "not created yet");
                 }
-                return "slot=" + slot + " confirmed_flush_lsn=" + rows.getString(1) + " current_lsn="
-                        + rows.getString(2) + " unconfirmed_bytes=" + rows.getLong(3) + " retained_wal_bytes="
-                        + rows.getLong(4) + " active=" + rows.getBoolean(5);
+                return new LiveScreen.Slot(slot, Optional.empty(), rows.getString(1), rows.getString(2), rows.getLong(3),
+                        rows.getLong(4), rows.getBoolean(5));
             }
         } catch (SQLException e) {
             connection = null;
-            return "slot=" + slot + " (unreadable: " + e.getMessage() + ")";
+            return LiveScreen.Slot.unreadable(slot, "unreadable: " + e.getMessage());
         }
     }
 
@@ -204,17 +238,34 @@ final class LiveView implements AutoCloseable {
         }
     }
 
-    /** {@code topic=.. offset=.. op=.. key=.. pg.xid=.. ...}: one line, key shortened. */
-    static String describe(ConsumerRecord<byte[], byte[]> record) {
-        String headers = Stream.of(record.headers().toArray()).filter(h -> h.key().startsWith("pg."))
-                .map(LiveView::header).collect(Collectors.joining(" "));
-        return "topic=" + record.topic() + " offset=" + record.offset() + " op=" + op(record.value()) + " key="
-                + shorten(record.key() == null ? "null" : new String(record.key(), StandardCharsets.UTF_8))
-                + (headers.isEmpty() ? "" : " " + headers);
+    /** The record as the view shows it: key as text, pg.* headers in their order. */
+    static LiveScreen.Row row(ConsumerRecord<byte[], byte[]> record) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (Header h : record.headers()) {
+            if (h.key().startsWith("pg.")) {
+                headers.put(h.key(), h.value() == null ? "null" : new String(h.value(), StandardCharsets.UTF_8));
+            }
+        }
+        return new LiveScreen.Row(record.topic(), record.offset(), op(record.value()),
+                record.key() == null ? "null" : new String(record.key(), StandardCharsets.UTF_8), headers);
     }
 
-    private static String header(Header h) {
-        return h.key() + "=" + (h.value() == null ? "null" : new String(h.value(), StandardCharsets.UTF_8));
+    /** {@code topic=.. offset=.. op=.. key=.. pg.xid=.. ...}: the plain {@code record} line, the key on one line. */
+    static String describe(LiveScreen.Row row) {
+        String headers = row.pgHeaders().entrySet().stream().map(e -> e.getKey() + "=" + LiveScreen.oneLine(e.getValue()))
+                .collect(Collectors.joining(" "));
+        return "topic=" + row.topic() + " offset=" + row.offset() + " op=" + row.op() + " key="
+                + LiveScreen.fit(row.key(), 200) + (headers.isEmpty() ? "" : " " + headers);
+    }
+
+    /** {@code slot=.. confirmed_flush_lsn=.. ...}: the plain {@code view} line of the slot. */
+    static String describe(LiveScreen.Slot slot) {
+        if (slot.problem().isPresent()) {
+            return "slot=" + slot.name() + " (" + slot.problem().get() + ")";
+        }
+        return "slot=" + slot.name() + " confirmed_flush_lsn=" + slot.confirmedFlushLsn() + " current_lsn="
+                + slot.currentLsn() + " unconfirmed_bytes=" + slot.unconfirmedBytes() + " retained_wal_bytes="
+                + slot.retainedWalBytes() + " active=" + slot.active();
     }
 
     /** The envelope's {@code op}, the transaction topic's {@code status}, or {@code tombstone}. */
@@ -234,11 +285,6 @@ final class LiveView implements AutoCloseable {
         } catch (IOException notJson) {
             return "?";
         }
-    }
-
-    private static String shorten(String text) {
-        String oneLine = text.replace('\n', ' ').replace(' ', '_');
-        return oneLine.length() <= 60 ? oneLine : oneLine.substring(0, 57) + "...";
     }
 
     @Override

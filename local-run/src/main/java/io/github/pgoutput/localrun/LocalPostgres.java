@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 
+import io.github.pgoutput.testing.PostgresInstallation;
+
 /**
  * The PostgreSQL server of the run: either the one given ({@code PG*} variables or flags), or a throwaway one started
  * here with the settings the connector and the demo need. PostgreSQL refuses to run as root, so as root every server
@@ -113,7 +115,11 @@ public final class LocalPostgres {
         return connect(database);
     }
 
-    /** $PG_BIN, else Debian's PostgreSQL 15, else the newest server unpacked by the testing module's build. */
+    /**
+     * $PG_BIN, else Debian's PostgreSQL 15, else the newest server in {@code testing/target/postgres} (unpacked there
+     * by the tests, or now, by the testing module, from the bundles that every build of it, {@code package -DskipTests}
+     * included, copies into {@code testing/target/postgres-bundles}).
+     */
     private static Path binaries(Path projectRoot) throws IOException {
         String fromEnv = System.getenv("PG_BIN");
         if (fromEnv != null && !fromEnv.isBlank()) {
@@ -124,6 +130,13 @@ public final class LocalPostgres {
             return debian;
         }
         Path unpacked = projectRoot.resolve("testing/target/postgres");
+        Path bundles = projectRoot.resolve("testing/target/postgres-bundles");
+        if (!Files.isDirectory(unpacked) && Files.isDirectory(bundles)) {
+            Optional<Path> fromBundle = unpackNewestBundle(unpacked, bundles);
+            if (fromBundle.isPresent()) {
+                return fromBundle.get();
+            }
+        }
         if (Files.isDirectory(unpacked)) {
             try (Stream<Path> versions = Files.list(unpacked)) {
                 Optional<Path> newest = versions.map(v -> v.resolve("bin"))
@@ -134,10 +147,25 @@ public final class LocalPostgres {
                 }
             }
         }
-        throw new IllegalStateException("no PostgreSQL binaries found: looked at $PG_BIN, " + debian + " and "
-                + unpacked + "/<major>/bin. Install PostgreSQL (apt-get install postgresql-15), set PG_BIN to a "
+        throw new IllegalStateException("no PostgreSQL binaries found: looked at $PG_BIN, " + debian + ", "
+                + unpacked + "/<major>/bin and the bundles in " + bundles + ". Install PostgreSQL (apt-get install postgresql-15), set PG_BIN to a "
                 + "directory holding initdb and pg_ctl, or point PGHOST/PGPORT/PGUSER at a running server "
                 + "with wal_level=logical");
+    }
+
+    /** The newest major whose bundle the build copied, unpacked by the testing module (the one place that does). */
+    private static Optional<Path> unpackNewestBundle(Path installDir, Path bundles) {
+        System.setProperty("pg.install.dir", installDir.toString());
+        System.setProperty("pg.bundles.dir", bundles.toString());
+        for (int major : List.of(18, 17, 16)) {
+            try {
+                System.out.println("postgres: unpacking PostgreSQL " + major + " from " + bundles + " (first run only)");
+                return Optional.of(PostgresInstallation.of(major).binDirectory());
+            } catch (IllegalStateException noBundle) {
+                System.out.println("postgres: " + noBundle.getMessage());
+            }
+        }
+        return Optional.empty();
     }
 
     private static void run(List<String> command, boolean asPostgres) throws IOException, InterruptedException {

@@ -13,6 +13,8 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,6 +29,8 @@ public final class LocalRun {
 
     /** Set by the shutdown hook: the view stops redrawing while the services go down. */
     private static volatile boolean stopping;
+    /** Counted down once the view (a Kafka and a PostgreSQL client) is closed, or was never opened. */
+    private static final CountDownLatch viewClosed = new CountDownLatch(1);
 
     private LocalRun() {
     }
@@ -45,16 +49,27 @@ public final class LocalRun {
         Path workDir = Files.createTempDirectory("pgoutput-local-");
         ChildProcesses children = new ChildProcesses();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            long started = System.nanoTime();
             stopping = true;
+            // In dependency order: the view's clients first, then (ChildProcesses, last started first) the Connect
+            // worker while its broker still runs, the broker, PostgreSQL. Every step is bounded.
+            try {
+                viewClosed.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            out.println();
             out.println("stopping: everything this run started (run folder " + workDir + ")");
+            out.flush();
             children.stopAll();
             delete(workDir);
-            out.println("stopped");
+            out.printf("stopped in %.1f s%n", (System.nanoTime() - started) / 1e9);
             out.flush();
         }, "pgoutput-local-stop"));
         try {
             run(options, root, workDir, children, out);
         } catch (Exception | Error e) {
+            viewClosed.countDown();
             System.err.println("pgoutput-local failed: " + e.getMessage());
             System.exit(1);
         }
@@ -103,12 +118,16 @@ public final class LocalRun {
         awaitSlotActive(postgres, slot);
         out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
 
-        List<String> header = List.of("\033[1mkafka-connect-pgoutput local run\033[0m",
-                "  PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database
-                        + "   Kafka " + bootstrap + "   Connect REST " + rest,
-                "  logs: " + workDir + "/{broker,worker}.log");
+        out.println("query it:  psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " "
+                + postgres.database);
+        out.println("read it:   curl -s " + rest + "/connectors/" + ConnectorRegistration.NAME + "/status; topics on "
+                + bootstrap + " (README: reading the topics)");
+        List<String> endpoints = List.of(
+                "PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database + " (user " + postgres.user + ")",
+                "Kafka " + bootstrap + "   Connect REST " + rest,
+                "logs " + workDir + "/{broker,worker}.log");
         try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
-                options.plain(), out, header)) {
+                options.plain(), out, endpoints)) {
             if (options.demo()) {
                 Thread demo = new Thread(() -> {
                     try {
@@ -123,8 +142,10 @@ public final class LocalRun {
             long end = options.durationSeconds().map(s -> System.nanoTime() + s * 1_000_000_000L)
                     .orElse(Long.MAX_VALUE);
             while (!stopping && System.nanoTime() < end) {
-                view.refresh();
+                view.refresh(() -> !stopping);
             }
+        } finally {
+            viewClosed.countDown();
         }
     }
 

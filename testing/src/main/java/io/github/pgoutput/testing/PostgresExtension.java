@@ -25,6 +25,12 @@ public final class PostgresExtension implements TestTemplateInvocationContextPro
     /** System property listing the major versions to test, comma-separated. */
     public static final String VERSIONS_PROPERTY = "pg.versions";
 
+    /**
+     * System property choosing how {@link PostgresTest#representative()} is read: {@code representative} (the
+     * default) runs such a test on its one version, {@code full} on every selected version.
+     */
+    public static final String MATRIX_PROPERTY = "pg.matrix";
+
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PostgresExtension.class);
     private static final AtomicInteger DATABASE_COUNTER = new AtomicInteger();
 
@@ -37,14 +43,59 @@ public final class PostgresExtension implements TestTemplateInvocationContextPro
     public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
         Method method = context.getRequiredTestMethod();
         PostgresTest annotation = method.getAnnotation(PostgresTest.class);
-        List<Integer> versions = selectedVersions().stream()
+        List<Integer> versions = versionsToRun(method.getDeclaringClass().getSimpleName() + "." + method.getName(),
+                annotation, selectedVersions(), fullMatrix());
+        return versions.stream().map(version -> new Invocation(version, annotation));
+    }
+
+    /**
+     * The versions {@code annotation} runs on, given the {@code selected} ones: those within its min/max, or, unless
+     * {@code fullMatrix}, only its representative (the nearest selected one when the representative is not selected).
+     *
+     * @throws IllegalStateException naming {@code test} when no selected version fits, or the representative lies
+     *     outside the test's own min/max or the supported versions
+     */
+    static List<Integer> versionsToRun(String test, PostgresTest annotation, List<Integer> selected, boolean fullMatrix) {
+        int representative = annotation.representative();
+        if (representative != 0 && (!PostgresInstallation.SUPPORTED_MAJORS.contains(representative)
+                || representative < annotation.minVersion() || representative > annotation.maxVersion())) {
+            throw new IllegalStateException(test + " names representative = " + representative + ", which is not a supported version "
+                    + PostgresInstallation.SUPPORTED_MAJORS + " within its minVersion " + annotation.minVersion()
+                    + " and maxVersion " + annotation.maxVersion());
+        }
+        List<Integer> fitting = selected.stream()
                 .filter(v -> v >= annotation.minVersion() && v <= annotation.maxVersion())
                 .toList();
-        if (versions.isEmpty()) {
-            throw new IllegalStateException(method.getName() + " needs PostgreSQL " + annotation.minVersion() + "+ but -D"
-                    + VERSIONS_PROPERTY + " selects only " + selectedVersions());
+        if (fitting.isEmpty()) {
+            throw new IllegalStateException(test + " needs PostgreSQL " + annotation.minVersion()
+                    + (annotation.maxVersion() == Integer.MAX_VALUE ? "+" : " to " + annotation.maxVersion())
+                    + " but -D" + VERSIONS_PROPERTY + " selects only " + selected);
         }
-        return versions.stream().map(version -> new Invocation(version, annotation));
+        if (representative == 0 || fullMatrix) {
+            return fitting;
+        }
+        int nearest = fitting.get(0);
+        for (int version : fitting) {
+            int distance = Math.abs(version - representative);
+            int best = Math.abs(nearest - representative);
+            if (distance < best || (distance == best && version > nearest)) {
+                nearest = version;
+            }
+        }
+        return List.of(nearest);
+    }
+
+    /** Whether {@code -Dpg.matrix=full} asks for every test on every selected version. */
+    public static boolean fullMatrix() {
+        String property = System.getProperty(MATRIX_PROPERTY, "").trim();
+        if (property.isEmpty() || property.equals("representative")) {
+            return false;
+        }
+        if (property.equals("full")) {
+            return true;
+        }
+        throw new IllegalStateException("-D" + MATRIX_PROPERTY + "=" + property + " is neither 'representative' (the default: "
+                + "tests that name a representative version run on it only) nor 'full' (every test on every selected version)");
     }
 
     /** The versions chosen with {@code -Dpg.versions}, default all supported ones. */

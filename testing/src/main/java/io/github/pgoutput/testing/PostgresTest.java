@@ -12,6 +12,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (default {@code 15,16,17,18}), each time against a fresh {@link PostgresDatabase} on a server of that version.
  * Parameters of type {@link PostgresDatabase} and {@link PostgresCluster} are injected.
  *
+ * <p>A slow test names a {@link #representative()} version: the ordinary build runs it on that version only, and
+ * {@code -Dpg.matrix=full} ({@code bench/it-matrix.sh}) runs it on every selected version like any other test.
+ *
  * <p>The servers are started once per test JVM and stopped and deleted when it finishes, also when tests fail.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
@@ -25,6 +28,15 @@ public @interface PostgresTest {
 
     /** The highest major version this behaviour exists on. */
     int maxVersion() default Integer.MAX_VALUE;
+
+    /**
+     * The one major version the ordinary build runs this test on; {@code 0} (the default): every selected version.
+     * Slow tests (a Connect worker, millions of rows) set it so that each runs once per build while the set of them
+     * covers every supported version. When {@code -Dpg.versions} leaves it out, the selected version within
+     * {@link #minVersion()}..{@link #maxVersion()} nearest to it runs instead (the higher one on a tie), so a narrowed
+     * run still runs the test once. {@code -Dpg.matrix=full} ignores it.
+     */
+    int representative() default 0;
 
     /**
      * {@code logical_decoding_work_mem} for every session of the test database, walsenders included;
