@@ -16,13 +16,15 @@ final class HStores {
     private HStores() {
     }
 
+    /** An unchanged TOAST value becomes, as in Debezium, the one-entry map placeholder => placeholder (or its JSON). */
     static ColumnConverter converter(PgColumnType type, HStoreHandlingMode mode, String placeholder) {
+        Map<String, String> unchanged = Map.of(placeholder, placeholder);
         if (mode == HStoreHandlingMode.MAP) {
             return new ScalarConverter(type, () -> SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA),
-                    text -> Collections.unmodifiableMap(fromText(text)), in -> Collections.unmodifiableMap(fromSend(in)), null);
+                    text -> Collections.unmodifiableMap(fromText(text)), in -> Collections.unmodifiableMap(fromSend(in)), unchanged);
         }
         return new ScalarConverter(type, ScalarConverters.named(SchemaNames.JSON), text -> toJson(fromText(text)),
-                in -> toJson(fromSend(in)), placeholder);
+                in -> toJson(fromSend(in)), toJson(unchanged));
     }
 
     /**

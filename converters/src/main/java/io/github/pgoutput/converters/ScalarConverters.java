@@ -83,7 +83,8 @@ final class ScalarConverters {
                 case "hstore":
                     return HStores.converter(type, options.hstoreHandlingMode(), placeholder);
                 case "ltree":
-                    return new ScalarConverter(type, named(SchemaNames.LTREE), text -> text, null, placeholder);
+                    return new ScalarConverter(type, named(SchemaNames.LTREE), text -> text,
+                            ScalarConverters::versionedTextFromSend, placeholder);
                 default:
                     break;
             }
@@ -215,9 +216,14 @@ final class ScalarConverters {
 
     /** jsonb_send: a version byte (1, the only one defined) and the document as jsonb's text output. */
     private static String jsonbFromSend(BinaryReader in) {
+        return versionedTextFromSend(in);
+    }
+
+    /** jsonb_send and ltree_send: a version byte (1, the only one defined), then the value's text output. */
+    private static String versionedTextFromSend(BinaryReader in) {
         int version = in.uint8();
         if (version != 1) {
-            throw new IllegalArgumentException("jsonb send format version " + version + "; only version 1 is known");
+            throw new IllegalArgumentException("send format version " + version + "; only version 1 is known");
         }
         return utf8(in.bytes(in.remaining()));
     }

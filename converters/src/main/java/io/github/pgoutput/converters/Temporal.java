@@ -142,19 +142,6 @@ final class Temporal {
         return Math.floorMod(micros + zoneSecondsWest * MICROS_PER_SECOND, MICROS_PER_DAY);
     }
 
-    /** {@code .ffffff} without trailing zeros, nothing for zero; {@code fraction} in microseconds, non-negative. */
-    static void appendFraction(StringBuilder out, int fraction) {
-        if (fraction == 0) {
-            return;
-        }
-        String digits = Integer.toString(1_000_000 + fraction).substring(1);
-        int end = digits.length();
-        while (digits.charAt(end - 1) == '0') {
-            end--;
-        }
-        out.append('.').append(digits, 0, end);
-    }
-
     /** A strict left-to-right reader of PostgreSQL's ISO date/time output. */
     private static final class Cursor {
         private final String text;

@@ -165,6 +165,10 @@ class PostgresTypeMapperTest {
         expected.put("a", "1");
         expected.put("b", null);
         assertThat(map.fromText("\"a\"=>\"1\", \"b\"=>NULL")).isEqualTo(expected);
+        // Unchanged TOAST: Debezium's one-entry placeholder map.
+        String placeholder = ConverterOptions.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
+        assertThat(map.unchangedToastValue()).contains(java.util.Map.of(placeholder, placeholder));
+        assertThat(json.unchangedToastValue()).contains("{\"" + placeholder + "\":\"" + placeholder + "\"}");
     }
 
     @Test

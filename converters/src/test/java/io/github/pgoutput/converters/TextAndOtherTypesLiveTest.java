@@ -115,6 +115,12 @@ class TextAndOtherTypesLiveTest {
     }
 
     @PostgresTest
+    void ltreeIsDebeziumsLtreeString(PostgresDatabase database) throws Exception {
+        List<TypeCase> cases = List.of(nullOf("ltree"), of("ltree", "'top.middle.leaf'", "top.middle.leaf"), of("ltree", "''", ""));
+        ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases, "CREATE EXTENSION ltree"));
+    }
+
+    @PostgresTest
     void hstoreIsDebeziumsJsonObjectOrAMap(PostgresDatabase database) throws Exception {
         List<TypeCase> json = List.of(
                 nullOf("hstore"), of("hstore", "''", "{}"), of("hstore", "'a=>1, b=>NULL'", "{\"a\":\"1\",\"b\":null}"),
