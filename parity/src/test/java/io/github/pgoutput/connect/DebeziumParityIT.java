@@ -1,0 +1,279 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import io.github.pgoutput.parity.CapturedRecord;
+import io.github.pgoutput.parity.ParityMode;
+import io.github.pgoutput.parity.ParityWorkload;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Debezium 3.6.1 and our connector on one Connect worker, capturing the same tables through the same workload
+ * ({@code workload.sql}) with the same Debezium-style configuration in every {@link ParityMode}; their records are
+ * written to {@code target/parity/<mode>/{debezium,ours}.jsonl}.
+ *
+ * <p>Lives in {@code io.github.pgoutput.connect} for the package-private {@link ConnectWorkerCluster} of the
+ * connector's test jar. Debezium comes from the plugin folder named by {@code -Ddebezium.plugin.path} (built by
+ * {@code benchmarks/debezium-plugin}); our connector from the class path.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class DebeziumParityIT {
+
+    static final String DEBEZIUM_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+    private static final Duration WAIT = Duration.ofSeconds(150);
+
+    @RegisterExtension
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1)
+            .workerProperty("plugin.path", pluginPath().toString());
+
+    /** One connector of one mode. */
+    record Contender(ParityMode mode, String kind, String prefix) {
+        String name() {
+            return prefix;
+        }
+
+        String heartbeatTopic() {
+            return "__debezium-heartbeat." + prefix;
+        }
+    }
+
+    @PostgresTest(minVersion = 17, maxVersion = 17)
+    void debeziumAndOursWriteTheSameRecordsForTheSameWorkload(PostgresDatabase db) throws Exception {
+        ParityWorkload workload = ParityWorkload.load();
+        runAll(db, workload.setup());
+
+        List<Contender> contenders = new ArrayList<>();
+        for (ParityMode mode : ParityMode.all()) {
+            contenders.add(new Contender(mode, "debezium", "dbz_" + mode.name()));
+            contenders.add(new Contender(mode, "ours", "our_" + mode.name()));
+        }
+        for (Contender contender : contenders) {
+            connect.configureConnector(contender.name(), connectorConfig(db, contender));
+        }
+        Map<String, String> failures = new LinkedHashMap<>();
+        awaitEach(contenders, failures, "its snapshot", c -> snapshotDone(db, c));
+
+        runAll(db, workload.stream());
+        awaitEach(contenders, failures, "the end of the workload (pt_end)", c ->
+                !connect.readAllIfExists(c.prefix() + ".public.pt_end", Duration.ofSeconds(10)).isEmpty());
+        awaitEach(contenders, failures, "a heartbeat", c ->
+                !connect.readAllIfExists(c.heartbeatTopic(), Duration.ofSeconds(10)).isEmpty());
+
+        Path out = outputDirectory().resolve("parity");
+        for (Contender contender : contenders) {
+            List<CapturedRecord> records = capture(contender);
+            Path file = out.resolve(contender.mode().name()).resolve(contender.kind() + ".jsonl");
+            Files.createDirectories(file.getParent());
+            Files.write(file, records.stream().map(CapturedRecord::toJsonLine).toList());
+        }
+        Files.writeString(out.resolve("failures.txt"), failures.entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
+        assertThat(out.resolve("default").resolve("debezium.jsonl")).isNotEmptyFile();
+    }
+
+    // ---- Connectors ----------------------------------------------------------------------------------------
+
+    /** The common Debezium-style configuration, the mode's keys, and what differs per connector. */
+    static Map<String, String> connectorConfig(PostgresDatabase db, Contender contender) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("connector.class", contender.kind().equals("debezium") ? DEBEZIUM_CLASS
+                : PgOutputSourceConnector.class.getName());
+        config.put("tasks.max", "1");
+        config.put("plugin.name", "pgoutput");
+        config.put("database.hostname", db.host());
+        config.put("database.port", Integer.toString(db.port()));
+        config.put("database.user", db.user());
+        config.put("database.dbname", db.name());
+        config.put("topic.prefix", contender.prefix());
+        config.put("slot.name", contender.prefix());
+        config.put("publication.name", contender.prefix() + "_pub");
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("table.include.list", contender.mode().tableIncludeList());
+        config.put("provide.transaction.metadata", "true");
+        config.put("heartbeat.interval.ms", "1000");
+        // Debezium skips truncates by default (skipped.operations=t); the workload has one to compare.
+        config.put("skipped.operations", "none");
+        // Ours requests logical decoding messages only when asked; Debezium always does (and ignores this key).
+        config.put("messages.enabled", "true");
+        config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        config.put("key.converter.schemas.enable", "true");
+        config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        config.put("value.converter.schemas.enable", "true");
+        config.put("topic.creation.default.replication.factor", "1");
+        config.put("topic.creation.default.partitions", "1");
+        config.putAll(contender.mode().settings());
+        if (contender.mode().unwrap()) {
+            config.put("transforms", "unwrap");
+            config.put("transforms.unwrap.type", ParityMode.UNWRAP_TRANSFORM);
+        }
+        return config;
+    }
+
+    private static boolean snapshotDone(PostgresDatabase db, Contender contender) {
+        for (String table : capturedTables(contender.mode())) {
+            int rows = Integer.parseInt(db.queryValue("SELECT count(*) FROM public." + table));
+            if (rows > 0 && countNonTombstones(contender.prefix() + ".public." + table) < rows) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final List<String> SNAPSHOT_TABLES = List.of("pt_types", "pt_arrays", "pt_defaults", "pt_full",
+            "pt_uidx", "pt_nokey", "pt_toast", "pt_keychange", "pt_trunc");
+
+    private static List<String> capturedTables(ParityMode mode) {
+        List<String> tables = new ArrayList<>(SNAPSHOT_TABLES);
+        if (mode.specialValues()) {
+            tables.add("ps_special");
+        }
+        return tables;
+    }
+
+    private static int countNonTombstones(String topic) {
+        return (int) connect.readAllIfExists(topic, Duration.ofSeconds(10)).stream().filter(r -> r.value() != null).count();
+    }
+
+    /** Waits until every contender not failed yet passes {@code done}; a FAILED one is noted and left out. */
+    private static void awaitEach(List<Contender> contenders, Map<String, String> failures, String what,
+            java.util.function.Predicate<Contender> done) {
+        Set<String> finished = new java.util.HashSet<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (finished.size() + failures.size() < contenders.size()) {
+            for (Contender contender : contenders) {
+                if (finished.contains(contender.name()) || failures.containsKey(contender.name())) {
+                    continue;
+                }
+                String failure = failure(contender);
+                if (failure != null) {
+                    failures.put(contender.name(), failure);
+                } else if (done.test(contender)) {
+                    finished.add(contender.name());
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for every connector to reach "
+                        + what + "; not yet: " + contenders.stream().map(Contender::name)
+                        .filter(n -> !finished.contains(n) && !failures.containsKey(n)).toList());
+            }
+            sleep(Duration.ofMillis(500));
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    private static String failure(Contender contender) {
+        ConnectorStateInfo status;
+        try {
+            status = connect.status(contender.name());
+        } catch (RuntimeException notThereYet) {
+            return null;
+        }
+        if ("FAILED".equals(status.connector().state())) {
+            return "connector FAILED: " + firstLine(status.connector().trace());
+        }
+        for (ConnectorStateInfo.TaskState task : status.tasks()) {
+            if ("FAILED".equals(task.state())) {
+                return "task FAILED: " + firstLine(task.trace());
+            }
+        }
+        return null;
+    }
+
+    private static String firstLine(String trace) {
+        if (trace == null) {
+            return "(no trace)";
+        }
+        // The cause's message is what names the problem; keep the first lines of each "Caused by".
+        return trace.lines().filter(l -> !l.startsWith("\tat ") && !l.startsWith("\t...")).limit(6)
+                .collect(Collectors.joining(" | "));
+    }
+
+    // ---- Records -------------------------------------------------------------------------------------------
+
+    private static List<CapturedRecord> capture(Contender contender) {
+        List<CapturedRecord> records = new ArrayList<>();
+        for (String topic : topicsOf(contender)) {
+            for (ConsumerRecord<byte[], byte[]> record : connect.readAll(topic, Duration.ofSeconds(20))) {
+                records.add(new CapturedRecord(topic, CapturedRecord.parse(record.key()),
+                        CapturedRecord.parse(record.value()), ConnectWorkerCluster.headerTexts(record)));
+            }
+        }
+        return records;
+    }
+
+    private static List<String> topicsOf(Contender contender) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connect.bootstrapServers()))) {
+            return admin.listTopics().names().get().stream()
+                    .filter(t -> t.startsWith(contender.prefix() + ".") || t.equals(contender.heartbeatTopic()))
+                    .sorted().toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing topics", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("cannot list topics", e.getCause());
+        }
+    }
+
+    // ---- Helpers -------------------------------------------------------------------------------------------
+
+    private static void runAll(PostgresDatabase db, List<String> statements) throws SQLException {
+        try (Connection connection = db.connect(); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                try {
+                    statement.execute(sql);
+                } catch (SQLException e) {
+                    throw new SQLException("workload statement failed: " + sql + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    private static Path pluginPath() {
+        String value = System.getProperty("debezium.plugin.path");
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("-Ddebezium.plugin.path is not set; run the test through Maven (parity module)");
+        }
+        Path path = Paths.get(value).toAbsolutePath().normalize();
+        if (!Files.isDirectory(path.resolve("debezium-connector-postgres"))) {
+            throw new UncheckedIOException(new IOException("no Debezium plugin folder at " + path
+                    + "/debezium-connector-postgres; build benchmarks/debezium-plugin (mvn -f benchmarks/debezium-plugin/pom.xml package)"));
+        }
+        return path;
+    }
+
+    static Path outputDirectory() {
+        return Paths.get(System.getProperty("parity.output.dir", "target"));
+    }
+}
