@@ -84,8 +84,11 @@ class DebeziumParityIT {
             contenders.add(new Contender(mode, "debezium", "dbz_" + mode.name()));
             contenders.add(new Contender(mode, "ours", "our_" + mode.name()));
         }
+        Map<String, List<String>> unknownKeys = new LinkedHashMap<>();
         for (Contender contender : contenders) {
-            connect.configureConnector(contender.name(), connectorConfig(db, contender));
+            Map<String, String> config = connectorConfig(db, contender);
+            unknownKeys.put(contender.name(), unknownKeys(config));
+            connect.configureConnector(contender.name(), config);
         }
         Map<String, String> failures = new LinkedHashMap<>();
         try (TopicReader topics = new TopicReader(connect.bootstrapServers())) {
@@ -111,13 +114,15 @@ class DebeziumParityIT {
                 write(out.resolve(mode.name()).resolve("debezium.jsonl"), debeziumRecords);
                 write(out.resolve(mode.name()).resolve("ours.jsonl"), ourRecords);
                 Map<String, String> modeFailures = new LinkedHashMap<>();
+                Map<String, List<String>> modeUnknownKeys = new LinkedHashMap<>();
                 for (Contender contender : List.of(debezium, ours)) {
                     if (failures.containsKey(contender.name())) {
                         modeFailures.put(contender.name(), failures.get(contender.name()));
                     }
+                    modeUnknownKeys.put(contender.name(), unknownKeys.get(contender.name()));
                 }
                 outcomes.add(new ParityReport.ModeOutcome(mode, RecordComparison.compare(debeziumRecords, debezium.prefix(),
-                        ourRecords, ours.prefix()), modeFailures));
+                        ourRecords, ours.prefix()), modeFailures, modeUnknownKeys));
             }
             KnownDifferences known = KnownDifferences.parse(resource("known-differences.txt"));
             ParityReport report = new ParityReport(outcomes, known);
@@ -130,6 +135,9 @@ class DebeziumParityIT {
             System.out.println("Parity report: " + reportFile.toAbsolutePath());
             log("compared", started);
 
+            for (Contender contender : contenders) {
+                connect.deleteConnector(contender.name());
+            }
             for (ParityReport.ModeOutcome outcome : outcomes) {
                 assertThat(report.unaccepted(outcome))
                         .as("differences in mode %s that parity/src/test/resources/known-differences.txt does not list"
@@ -194,6 +202,20 @@ class DebeziumParityIT {
             config.put("transforms.unwrap.type", ParityMode.UNWRAP_TRANSFORM);
         }
         return config;
+    }
+
+    /**
+     * The keys of {@code config} that the connector's validation ({@code PUT /connector-plugins/.../config/validate})
+     * does not list, so the connector ignores them; converter and topic-creation sub-keys are the worker's.
+     */
+    private static List<String> unknownKeys(Map<String, String> config) {
+        Set<String> known = connect.validate(config.get("connector.class"), config).values().stream()
+                .map(info -> info.configKey() != null ? info.configKey().name() : info.configValue().name())
+                .collect(Collectors.toSet());
+        return config.keySet().stream().filter(key -> !known.contains(key))
+                .filter(key -> !key.startsWith("key.converter.") && !key.startsWith("value.converter.")
+                        && !key.startsWith("topic.creation.") && !key.startsWith("transforms."))
+                .toList();
     }
 
     /** Waits until every contender not failed yet passes {@code done}; a FAILED one is noted and left out. */

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The differences the parity test accepts for now ({@code known-differences.txt}): sections {@code [<mode>]} (or
- * {@code [all]}, for every mode), then one path pattern per line, {@code *} matching any characters, and after
+ * The differences the parity test accepts for now ({@code known-differences.txt}): sections {@code [<mode>,...]}
+ * (or {@code [all]}, for every mode), then one path pattern per line, {@code *} matching any characters, and after
  * {@code #} why the difference is there. Lines that start with {@code #} are comments.
  * <pre>
  * [decimal_string]
@@ -18,11 +18,13 @@ import java.util.regex.Pattern;
 public final class KnownDifferences {
 
     public static final String ALL_MODES = "all";
+    /** How the topics of captured tables start once the prefix is gone: the workload's tables are in public. */
+    private static final String TABLES = "public.";
 
     /** One accepted pattern. */
-    public record Entry(String mode, String pattern, String reason, Pattern regex) {
+    public record Entry(List<String> modes, String pattern, String reason, Pattern regex) {
         boolean matches(String candidateMode, String path) {
-            return (mode.equals(ALL_MODES) || mode.equals(candidateMode)) && regex.matcher(path).matches();
+            return (modes.contains(ALL_MODES) || modes.contains(candidateMode)) && regex.matcher(path).matches();
         }
     }
 
@@ -39,7 +41,7 @@ public final class KnownDifferences {
     /** @throws IllegalArgumentException for a pattern before the first section, naming the line */
     public static KnownDifferences parse(String text) {
         List<Entry> entries = new ArrayList<>();
-        String mode = null;
+        List<String> modes = null;
         int number = 0;
         for (String line : text.split("\n", -1)) {
             number++;
@@ -48,16 +50,17 @@ public final class KnownDifferences {
                 continue;
             }
             if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
-                mode = trimmed.substring(1, trimmed.length() - 1).strip();
+                modes = java.util.Arrays.stream(trimmed.substring(1, trimmed.length() - 1).split(","))
+                        .map(String::strip).toList();
                 continue;
             }
-            if (mode == null) {
+            if (modes == null) {
                 throw new IllegalArgumentException("line " + number + " of the known differences comes before any [mode] section: " + trimmed);
             }
             int hash = trimmed.indexOf(" #");
             String pattern = (hash < 0 ? trimmed : trimmed.substring(0, hash)).strip();
             String reason = hash < 0 ? "" : trimmed.substring(hash + 2).strip();
-            entries.add(new Entry(mode, pattern, reason, glob(pattern)));
+            entries.add(new Entry(modes, pattern, reason, glob(pattern)));
         }
         return new KnownDifferences(entries);
     }
@@ -91,46 +94,69 @@ public final class KnownDifferences {
     }
 
     /**
-     * Writes an allow-list that accepts exactly the distinct paths of {@code differencesByMode} (the record label
-     * replaced by {@code *}), each with today's values as its reason; paths seen in every mode go to {@code [all]}.
+     * Writes an allow-list that accepts every difference of {@code differencesByMode} (modes in run order), each
+     * pattern with today's values as its reason. Paths are generalised by {@link #generalise}, a path that several
+     * topics share becomes one pattern for any topic, and each pattern goes to the section of exactly the modes it
+     * was seen in ({@code [all]} when every mode).
      */
     public static String suggest(Map<String, List<Difference>> differencesByMode) {
-        Map<String, Map<String, Difference>> byMode = new LinkedHashMap<>();
+        Map<String, Difference> examples = new LinkedHashMap<>();
+        Map<String, java.util.Set<String>> modesOf = new LinkedHashMap<>();
         differencesByMode.forEach((mode, differences) -> {
-            Map<String, Difference> patterns = new LinkedHashMap<>();
-            for (Difference difference : differences) {
-                patterns.putIfAbsent(generalise(difference.path()), difference);
+            for (Map.Entry<String, Difference> e : collapseTopics(differences).entrySet()) {
+                examples.putIfAbsent(e.getKey(), e.getValue());
+                modesOf.computeIfAbsent(e.getKey(), k -> new java.util.LinkedHashSet<>()).add(mode);
             }
-            byMode.put(mode, patterns);
         });
-        Map<String, Difference> everywhere = new LinkedHashMap<>();
-        if (!byMode.isEmpty()) {
-            byMode.values().iterator().next().forEach((pattern, example) -> {
-                if (byMode.values().stream().allMatch(p -> p.containsKey(pattern))) {
-                    everywhere.put(pattern, example);
-                }
-            });
-        }
+        Map<String, List<String>> sections = new LinkedHashMap<>();
+        modesOf.forEach((pattern, modes) -> {
+            String section = modes.size() == differencesByMode.size() ? ALL_MODES : String.join(",", modes);
+            sections.computeIfAbsent(section, k -> new ArrayList<>()).add(pattern);
+        });
         StringBuilder out = new StringBuilder();
-        section(out, ALL_MODES, everywhere);
-        byMode.forEach((mode, patterns) -> {
-            Map<String, Difference> own = new LinkedHashMap<>(patterns);
-            own.keySet().removeAll(everywhere.keySet());
-            section(out, mode, own);
-        });
+        sections.entrySet().stream()
+                .sorted(java.util.Comparator.comparing((Map.Entry<String, List<String>> e) -> !e.getKey().equals(ALL_MODES))
+                        .thenComparing(e -> -e.getKey().split(",").length).thenComparing(Map.Entry::getKey))
+                .forEach(section -> {
+                    out.append('\n').append('[').append(section.getKey()).append("]\n");
+                    section.getValue().stream().sorted().forEach(pattern -> out.append(pattern).append("   # debezium=")
+                            .append(shorten(examples.get(pattern).debezium())).append(" ours=")
+                            .append(shorten(examples.get(pattern).ours())).append('\n'));
+                });
         return out.toString();
     }
 
-    private static void section(StringBuilder out, String mode, Map<String, Difference> patterns) {
-        out.append('\n').append('[').append(mode).append("]\n");
-        patterns.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.append(e.getKey())
-                .append("   # debezium=").append(shorten(e.getValue().debezium())).append(" ours=")
-                .append(shorten(e.getValue().ours())).append('\n'));
+    /** Generalised paths of one mode, those that occur for more than one table's topic as {@code public.*[*] ...}. */
+    private static Map<String, Difference> collapseTopics(List<Difference> differences) {
+        Map<String, Map<String, Difference>> topicsByRest = new LinkedHashMap<>();
+        for (Difference difference : differences) {
+            String general = generalise(difference.path());
+            int space = general.indexOf(' ');
+            String topic = space < 0 ? general : general.substring(0, space);
+            String rest = space < 0 ? "" : general.substring(space);
+            topicsByRest.computeIfAbsent(rest, r -> new LinkedHashMap<>()).putIfAbsent(topic, difference);
+        }
+        Map<String, Difference> patterns = new LinkedHashMap<>();
+        topicsByRest.forEach((rest, topics) -> {
+            if (topics.size() > 1 && !rest.equals(" record") && topics.keySet().stream().allMatch(t -> t.startsWith(TABLES))) {
+                patterns.put(TABLES + "*[*]" + rest, topics.values().iterator().next());
+            } else {
+                topics.forEach((topic, example) -> patterns.put(topic + rest, example));
+            }
+        });
+        return patterns;
     }
 
-    /** {@code public.t[u] value.payload.after.x} becomes {@code public.t[*] value.payload.after.x}. */
+    /**
+     * {@code public.t[u] value.schema.before.x.@name} becomes {@code public.t[*] value.schema.*.x.@name}: any record
+     * label, either side of the envelope. A record only one side writes keeps its topic and label.
+     */
     static String generalise(String path) {
-        return path.replaceFirst("\\[[^\\]]*\\]", "[*]");
+        if (path.endsWith(" record")) {
+            return path; // a record only one side writes: its topic and label are the point
+        }
+        return path.replaceFirst("\\[[^\\]]*\\]", "[*]")
+                .replaceFirst(" value\\.(schema|payload)\\.(before|after)\\.", " value.$1.*.");
     }
 
     static String shorten(String text) {

@@ -14,12 +14,17 @@ import java.util.stream.Collectors;
  */
 public final class ParityReport {
 
-    /** What one mode gave. {@code failures}: connector name to the reason it stopped (empty when none did). */
-    public record ModeOutcome(ParityMode mode, RecordComparison.Result result, Map<String, String> failures) {
+    /**
+     * What one mode gave. {@code failures}: connector name to the reason it stopped (empty when none did);
+     * {@code unknownKeys}: connector name to the configuration keys its validation does not know (and so ignores).
+     */
+    public record ModeOutcome(ParityMode mode, RecordComparison.Result result, Map<String, String> failures,
+            Map<String, List<String>> unknownKeys) {
     }
 
     private final List<ModeOutcome> outcomes;
     private final KnownDifferences known;
+    private final Map<String, Boolean> accepted = new java.util.HashMap<>();
 
     public ParityReport(List<ModeOutcome> outcomes, KnownDifferences known) {
         this.outcomes = List.copyOf(outcomes);
@@ -30,18 +35,31 @@ public final class ParityReport {
     public List<Difference> unaccepted(ModeOutcome outcome) {
         List<Difference> left = new ArrayList<>();
         for (Difference difference : all(outcome)) {
-            if (known.acceptance(outcome.mode().name(), difference.path()) == null) {
+            if (!isAccepted(outcome.mode().name(), difference.path())) {
                 left.add(difference);
             }
         }
         return left;
     }
 
-    /** The comparison's differences plus one per failed connector ({@code connector[<name>]}). */
+    private boolean isAccepted(String mode, String path) {
+        return accepted.computeIfAbsent(mode + '\n' + path, k -> known.acceptance(mode, path) != null);
+    }
+
+    /**
+     * The comparison's differences, plus one per failed connector ({@code connector[<kind>] failed}) and one per
+     * configuration key ours ignores ({@code config[ours] <key>}: a Debezium key that does not work as written).
+     * Keys only Debezium ignores are ours, not Debezium's ({@code messages.enabled}), and are only reported.
+     */
     public static List<Difference> all(ModeOutcome outcome) {
         List<Difference> all = new ArrayList<>();
         outcome.failures().forEach((name, reason) -> all.add(new Difference("connector[" + kind(name) + "] failed",
                 kind(name).equals("debezium") ? reason : "running", kind(name).equals("ours") ? reason : "running")));
+        outcome.unknownKeys().forEach((name, keys) -> {
+            if (kind(name).equals("ours")) {
+                keys.forEach(key -> all.add(new Difference("config[ours] " + key, "known", "unknown (ignored)")));
+            }
+        });
         all.addAll(outcome.result().differences());
         return all;
     }
@@ -76,6 +94,12 @@ public final class ParityReport {
             out.append("\n## ").append(outcome.mode().name()).append("\n\n").append(cell(outcome.mode().describe())).append("\n\n");
             outcome.failures().forEach((name, reason) -> out.append("- connector `").append(name).append("` stopped: ")
                     .append(cell(reason)).append('\n'));
+            outcome.unknownKeys().forEach((name, keys) -> {
+                if (!keys.isEmpty()) {
+                    out.append("- connector `").append(name).append("` does not know (ignores) ").append(keys.stream()
+                            .map(k -> "`" + k + "`").collect(Collectors.joining(", "))).append('\n');
+                }
+            });
             List<Difference> all = all(outcome);
             out.append("\nBy category: ").append(categories(all).entrySet().stream()
                     .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))).append("\n\n");
@@ -84,7 +108,7 @@ public final class ParityReport {
                 Difference first = examples.get(0);
                 out.append("| `").append(cell(path)).append("` | ").append(examples.size()).append(" | ")
                         .append(cell(first.debezium())).append(" | ").append(cell(first.ours())).append(" | ")
-                        .append(known.acceptance(outcome.mode().name(), path) == null ? "**no**" : "yes").append(" |\n");
+                        .append(isAccepted(outcome.mode().name(), path) ? "yes" : "**no**").append(" |\n");
             });
         }
         return out.toString();
@@ -112,6 +136,9 @@ public final class ParityReport {
         String path = difference.path();
         if (path.startsWith("connector[")) {
             return "connector failed";
+        }
+        if (path.startsWith("config[")) {
+            return "configuration keys ours ignores";
         }
         if (path.endsWith(" record")) {
             return difference.isAddition() ? "records only ours writes" : "records only Debezium writes";

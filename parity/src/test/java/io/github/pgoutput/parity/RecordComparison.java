@@ -18,8 +18,9 @@ import io.github.pgoutput.parity.RecordNormalisation.Normalised;
  * Compares the records of Debezium and ours for one mode, field by field, after {@link RecordNormalisation}.
  *
  * <p>Records are paired per topic (named without the prefix). Within a topic each of Debezium's records, in order,
- * takes the first unpaired record of ours with the same label (op, tombstone, transaction status) and key payload,
- * else the first unpaired one with the same label; what stays unpaired on either side is a difference of its own
+ * takes the first unpaired record of ours with the same label (op, tombstone, transaction status), key payload and
+ * transaction ({@code source.txId}: the same for a streamed change in both), else the first with the same label and
+ * key, else the first with the same label; what stays unpaired on either side is a difference of its own
  * ({@code <topic>[<label>] record}). Heartbeats come at intervals, so only the first of each side is compared.
  *
  * <p>A pair is compared in its key, value and headers. A schema is compared attribute by attribute ({@code type},
@@ -69,9 +70,12 @@ public final class RecordComparison {
         List<Normalised> left = firstOnly && !debezium.isEmpty() ? debezium.subList(0, 1) : debezium;
         List<Normalised> unpaired = new ArrayList<>(firstOnly && !ours.isEmpty() ? ours.subList(0, 1) : ours);
         for (Normalised record : left) {
-            Normalised partner = take(unpaired, record, true);
+            Normalised partner = take(unpaired, record, true, true);
             if (partner == null) {
-                partner = take(unpaired, record, false);
+                partner = take(unpaired, record, true, false);
+            }
+            if (partner == null) {
+                partner = take(unpaired, record, false, false);
             }
             if (partner == null) {
                 compared++;
@@ -86,16 +90,22 @@ public final class RecordComparison {
         }
     }
 
-    private static Normalised take(List<Normalised> candidates, Normalised record, boolean sameKey) {
+    private static Normalised take(List<Normalised> candidates, Normalised record, boolean sameKey,
+            boolean sameTransaction) {
         for (Iterator<Normalised> it = candidates.iterator(); it.hasNext();) {
             Normalised candidate = it.next();
             if (candidate.label().equals(record.label())
-                    && (!sameKey || candidate.key().path("payload").equals(record.key().path("payload")))) {
+                    && (!sameKey || candidate.key().path("payload").equals(record.key().path("payload")))
+                    && (!sameTransaction || transaction(candidate).equals(transaction(record)))) {
                 it.remove();
                 return candidate;
             }
         }
         return null;
+    }
+
+    private static JsonNode transaction(Normalised record) {
+        return record.value().path("payload").path("source").path("txId");
     }
 
     private static String where(Normalised record) {

@@ -71,6 +71,18 @@ class RecordComparisonTest {
     }
 
     @Test
+    void aStreamedRecordPairsWithTheRecordOfTheSameTransactionBeforeAnEarlierOneOfTheSameKind() {
+        String truncate = "{\"schema\":{\"type\":\"struct\",\"optional\":false},\"payload\":{\"op\":\"t\","
+                + "\"source\":{\"txId\":%d,\"ts_ms\":%d}}}";
+        CapturedRecord debezium = new CapturedRecord("dbz.public.t", null, json(truncate.formatted(822, 50)), Map.of());
+        CapturedRecord oursAtSnapshot = new CapturedRecord("our.public.t", null, json(truncate.formatted(700, 10)), Map.of());
+        CapturedRecord oursStreamed = new CapturedRecord("our.public.t", null, json(truncate.formatted(822, 50)), Map.of());
+
+        assertThat(RecordComparison.compare(List.of(debezium), "dbz", List.of(oursAtSnapshot, oursStreamed), "our").differences())
+                .containsExactly(new Difference("public.t[t] record", Difference.ABSENT, "present"));
+    }
+
+    @Test
     void aRecordOnlyOneSideWroteIsADifferenceOfItsOwnAndOursIsAnAddition() {
         CapturedRecord tombstone = new CapturedRecord("our.public.t", json("{\"schema\":null,\"payload\":{\"id\":1}}"), null, Map.of());
         RecordComparison.Result result = RecordComparison.compare(

@@ -1,7 +1,11 @@
 package io.github.pgoutput.parity;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -22,12 +26,16 @@ import com.fasterxml.jackson.databind.node.TextNode;
  *       {@code source.txId}, {@code source.xmin} and {@code source.sequence} (each connector's own slot and snapshot
  *       transaction).</li>
  *   <li>The header {@code __debezium.context.runId}: a random id per task start.</li>
+ *   <li>A transaction END's {@code data_collections}: sorted by {@code data_collection}, since Debezium lists them in
+ *       an order that changes from run to run, and the identity hash Debezium prints in the name it gives logical
+ *       decoding messages ({@code ...LogicalDecodingMessageId@5f6d16eb}) replaced by {@code @<identity hash>}.</li>
  * </ol>
  */
 public final class RecordNormalisation {
 
     static final String PREFIX = "<prefix>";
     static final String VARIES = "<varies from run to run>";
+    private static final Pattern IDENTITY_HASH = Pattern.compile("@[0-9a-f]{1,8}$");
 
     private RecordNormalisation() {
     }
@@ -49,6 +57,9 @@ public final class RecordNormalisation {
                 for (String ts : new String[] {"ts_ms", "ts_us", "ts_ns"}) {
                     replaceIfPresent(fields, ts);
                 }
+            }
+            if (topic.equals("transaction") && fields.get("data_collections") instanceof ArrayNode collections) {
+                fields.set("data_collections", sortedCollections(collections));
             }
             if (fields.get("source") instanceof ObjectNode source) {
                 if (source.has("version")) {
@@ -94,6 +105,21 @@ public final class RecordNormalisation {
             return payload.get("op").asText();
         }
         return "row";
+    }
+
+    private static ArrayNode sortedCollections(ArrayNode collections) {
+        List<JsonNode> elements = new ArrayList<>();
+        for (JsonNode element : collections) {
+            if (element instanceof ObjectNode collection && collection.path("data_collection").isTextual()) {
+                collection.put("data_collection", IDENTITY_HASH.matcher(collection.get("data_collection").asText())
+                        .replaceFirst("@<identity hash>"));
+            }
+            elements.add(element);
+        }
+        elements.sort(Comparator.comparing(e -> e.path("data_collection").asText()));
+        ArrayNode sorted = collections.arrayNode();
+        elements.forEach(sorted::add);
+        return sorted;
     }
 
     private static void replaceIfPresent(ObjectNode node, String field) {

@@ -53,6 +53,17 @@ class RecordNormalisationTest {
     }
 
     @Test
+    void aTransactionsDataCollectionsAreSortedAndDebeziumsIdentityHashIsHidden() {
+        RecordNormalisation.Normalised normalised = RecordNormalisation.apply(record("p.transaction",
+                "{\"payload\":{\"status\":\"END\",\"data_collections\":[{\"data_collection\":\"public.b\",\"event_count\":1},"
+                        + "{\"data_collection\":\"io.debezium.X$MessageId@5f6d16eb\",\"event_count\":2},"
+                        + "{\"data_collection\":\"public.a\",\"event_count\":3}]}}", Map.of()), "p");
+
+        assertThat(normalised.value().at("/payload/data_collections").findValuesAsText("data_collection"))
+                .containsExactly("io.debezium.X$MessageId@<identity hash>", "public.a", "public.b");
+    }
+
+    @Test
     void labelsTombstonesTransactionStatusesAndHeartbeats() {
         assertThat(RecordNormalisation.apply(new CapturedRecord("p.public.t", null, null, Map.of()), "p").label())
                 .isEqualTo("tombstone");
