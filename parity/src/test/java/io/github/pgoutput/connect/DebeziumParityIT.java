@@ -20,13 +20,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.github.pgoutput.parity.CapturedRecord;
+import io.github.pgoutput.parity.Difference;
 import io.github.pgoutput.parity.KnownDifferences;
 import io.github.pgoutput.parity.ParityReport;
-import io.github.pgoutput.parity.RecordComparison;
 import io.github.pgoutput.parity.ParityMode;
 import io.github.pgoutput.parity.ParityWorkload;
-import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.parity.RecordComparison;
 import io.github.pgoutput.testing.PostgresCluster;
+import io.github.pgoutput.testing.PostgresDatabase;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,8 +35,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Debezium 3.6.1 and our connector on one Connect worker, capturing the same tables through the same workload
- * ({@code workload.sql}) with the same Debezium-style configuration in every {@link ParityMode}; their records are
- * written to {@code target/parity/<mode>/{debezium,ours}.jsonl}.
+ * ({@code workload.sql}) with the same Debezium-style configuration in every {@link ParityMode}, all modes'
+ * connectors at once (each pair on its own prefix, slot and publication). Their records are written to
+ * {@code target/parity/<mode>/{debezium,ours}.jsonl} and compared field by field ({@link RecordComparison});
+ * {@code target/parity-report.md} lists every difference, and the test fails on any difference
+ * {@code known-differences.txt} does not accept.
  *
  * <p>Lives in {@code io.github.pgoutput.connect} for the package-private {@link ConnectWorkerCluster} of the
  * connector's test jar. Debezium comes from the plugin folder named by {@code -Ddebezium.plugin.path} (built by
@@ -114,31 +118,15 @@ class DebeziumParityIT {
 
             Map<String, List<CapturedRecord>> byTopic = topics.readAll(t -> contenders.stream().anyMatch(c -> c.owns(t)));
             log("records read", started);
-            Path out = outputDirectory().resolve("parity");
             List<ParityReport.ModeOutcome> outcomes = new ArrayList<>();
             for (ParityMode mode : ParityMode.all()) {
-                Contender debezium = contenders.stream().filter(c -> c.mode().equals(mode) && c.kind().equals("debezium")).findFirst().orElseThrow();
-                Contender ours = contenders.stream().filter(c -> c.mode().equals(mode) && c.kind().equals("ours")).findFirst().orElseThrow();
-                List<CapturedRecord> debeziumRecords = recordsOf(debezium, byTopic);
-                List<CapturedRecord> ourRecords = recordsOf(ours, byTopic);
-                write(out.resolve(mode.name()).resolve("debezium.jsonl"), debeziumRecords);
-                write(out.resolve(mode.name()).resolve("ours.jsonl"), ourRecords);
-                Map<String, String> modeFailures = new LinkedHashMap<>();
-                Map<String, List<String>> modeUnknownKeys = new LinkedHashMap<>();
-                for (Contender contender : List.of(debezium, ours)) {
-                    if (failures.containsKey(contender.name())) {
-                        modeFailures.put(contender.name(), failures.get(contender.name()));
-                    }
-                    modeUnknownKeys.put(contender.name(), unknownKeys.get(contender.name()));
-                }
-                outcomes.add(new ParityReport.ModeOutcome(mode, RecordComparison.compare(debeziumRecords, debezium.prefix(),
-                        ourRecords, ours.prefix()), modeFailures, modeUnknownKeys));
+                outcomes.add(outcome(mode, contenders, byTopic, failures, unknownKeys));
             }
             KnownDifferences known = KnownDifferences.parse(resource("known-differences.txt"));
             ParityReport report = new ParityReport(outcomes, known);
             Path reportFile = outputDirectory().resolve("parity-report.md");
             Files.writeString(reportFile, report.markdown());
-            Map<String, List<io.github.pgoutput.parity.Difference>> everything = new LinkedHashMap<>();
+            Map<String, List<Difference>> everything = new LinkedHashMap<>();
             outcomes.forEach(o -> everything.put(o.mode().name(), ParityReport.all(o)));
             Files.writeString(outputDirectory().resolve("known-differences.suggested.txt"), KnownDifferences.suggest(everything));
             System.out.println(report.summary());
@@ -155,6 +143,33 @@ class DebeziumParityIT {
                         .isEmpty();
             }
         }
+    }
+
+    /** Writes the mode's records to {@code target/parity/<mode>/} and compares them. */
+    private static ParityReport.ModeOutcome outcome(ParityMode mode, List<Contender> contenders,
+            Map<String, List<CapturedRecord>> byTopic, Map<String, String> failures,
+            Map<String, List<String>> unknownKeys) throws IOException {
+        Contender debezium = contender(contenders, mode, "debezium");
+        Contender ours = contender(contenders, mode, "ours");
+        List<CapturedRecord> debeziumRecords = recordsOf(debezium, byTopic);
+        List<CapturedRecord> ourRecords = recordsOf(ours, byTopic);
+        Path out = outputDirectory().resolve("parity").resolve(mode.name());
+        write(out.resolve("debezium.jsonl"), debeziumRecords);
+        write(out.resolve("ours.jsonl"), ourRecords);
+        Map<String, String> modeFailures = new LinkedHashMap<>();
+        Map<String, List<String>> modeUnknownKeys = new LinkedHashMap<>();
+        for (Contender contender : List.of(debezium, ours)) {
+            if (failures.containsKey(contender.name())) {
+                modeFailures.put(contender.name(), failures.get(contender.name()));
+            }
+            modeUnknownKeys.put(contender.name(), unknownKeys.get(contender.name()));
+        }
+        return new ParityReport.ModeOutcome(mode, RecordComparison.compare(debeziumRecords, debezium.prefix(), ourRecords,
+                ours.prefix()), modeFailures, modeUnknownKeys);
+    }
+
+    private static Contender contender(List<Contender> contenders, ParityMode mode, String kind) {
+        return contenders.stream().filter(c -> c.mode().equals(mode) && c.kind().equals(kind)).findFirst().orElseThrow();
     }
 
     private static List<CapturedRecord> recordsOf(Contender contender, Map<String, List<CapturedRecord>> byTopic) {

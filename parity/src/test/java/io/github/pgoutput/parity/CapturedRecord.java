@@ -1,5 +1,8 @@
 package io.github.pgoutput.parity;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,7 +23,7 @@ public record CapturedRecord(String topic, JsonNode key, JsonNode value, Map<Str
     public CapturedRecord {
         key = key == null ? JsonNodeFactory.instance.nullNode() : key;
         value = value == null ? JsonNodeFactory.instance.nullNode() : value;
-        headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
     /** Parses the bytes a JSON converter wrote; {@code null} bytes are a JSON null. */
@@ -30,8 +33,8 @@ public record CapturedRecord(String topic, JsonNode key, JsonNode value, Map<Str
         }
         try {
             return JSON.readTree(json);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("not JSON: " + new String(json, java.nio.charset.StandardCharsets.UTF_8), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not JSON: " + new String(json, StandardCharsets.UTF_8), e);
         }
     }
 
@@ -48,9 +51,9 @@ public record CapturedRecord(String topic, JsonNode key, JsonNode value, Map<Str
 
     /** Reads a line written by {@link #toJsonLine()}. */
     public static CapturedRecord fromJsonLine(String line) {
-        JsonNode node = parse(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode node = parse(line.getBytes(StandardCharsets.UTF_8));
         Map<String, String> headers = new LinkedHashMap<>();
-        node.path("headers").fields().forEachRemaining(e -> headers.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+        node.path("headers").properties().forEach(e -> headers.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
         return new CapturedRecord(node.get("topic").asText(), node.get("key"), node.get("value"), headers);
     }
 

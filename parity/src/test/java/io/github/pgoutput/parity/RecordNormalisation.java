@@ -130,7 +130,7 @@ public final class RecordNormalisation {
 
     private static JsonNode replacePrefix(JsonNode node, String prefix) {
         if (node instanceof ObjectNode object) {
-            object.fields().forEachRemaining(e -> e.setValue(replacePrefix(e.getValue(), prefix)));
+            object.properties().forEach(e -> e.setValue(replacePrefix(e.getValue(), prefix)));
             return object;
         }
         if (node instanceof ArrayNode array) {
