@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 /**
  * The differences the parity test accepts for now ({@code known-differences.txt}): sections {@code [<mode>,...]}
  * (or {@code [all]}, for every mode), then one path pattern per line, {@code *} matching any characters, and after
- * {@code #} why the difference is there. Lines that start with {@code #} are comments.
+ * {@code #} why the difference is there; {@code {a,b}} in a pattern matches either. Lines that start with {@code #}
+ * are comments.
  * <pre>
  * [decimal_string]
  * public.ps_special[*] value.payload.*.n   # NaN is "NaN" here, "NAN" in Debezium
@@ -23,7 +24,8 @@ public final class KnownDifferences {
 
     /** One accepted pattern. */
     public record Entry(List<String> modes, String pattern, String reason, Pattern regex) {
-        boolean matches(String candidateMode, String path) {
+        /** Whether this entry accepts {@code path} in {@code candidateMode}. */
+        public boolean matches(String candidateMode, String path) {
             return (modes.contains(ALL_MODES) || modes.contains(candidateMode)) && regex.matcher(path).matches();
         }
     }
@@ -79,16 +81,37 @@ public final class KnownDifferences {
         return entries;
     }
 
+    /** {@code *} matches any characters, {@code {a,b}} either alternative; everything else is literal. */
     static Pattern glob(String pattern) {
-        String[] parts = pattern.split("\\*", -1);
         StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < parts.length; i++) {
-            if (i > 0) {
-                regex.append(".*");
+        StringBuilder literal = new StringBuilder();
+        boolean inAlternatives = false;
+        for (char c : pattern.toCharArray()) {
+            if (c == '*' || c == '{' || (inAlternatives && (c == ',' || c == '}'))) {
+                if (literal.length() > 0) {
+                    regex.append(Pattern.quote(literal.toString()));
+                    literal.setLength(0);
+                }
+                if (c == '*') {
+                    regex.append(".*");
+                } else if (c == '{') {
+                    regex.append("(?:");
+                    inAlternatives = true;
+                } else if (c == ',') {
+                    regex.append('|');
+                } else {
+                    regex.append(')');
+                    inAlternatives = false;
+                }
+            } else {
+                literal.append(c);
             }
-            if (!parts[i].isEmpty()) {
-                regex.append(Pattern.quote(parts[i]));
-            }
+        }
+        if (inAlternatives) {
+            throw new IllegalArgumentException("pattern with an unclosed '{': " + pattern);
+        }
+        if (literal.length() > 0) {
+            regex.append(Pattern.quote(literal.toString()));
         }
         return Pattern.compile(regex.toString());
     }
@@ -148,15 +171,15 @@ public final class KnownDifferences {
     }
 
     /**
-     * {@code public.t[u] value.schema.before.x.@name} becomes {@code public.t[*] value.schema.*.x.@name}: any record
-     * label, either side of the envelope. A record only one side writes keeps its topic and label.
+     * {@code public.t[u] value.schema.before.x.@name} becomes {@code public.t[*] value.schema.{before,after}.x.@name}:
+     * any record label, either side of the envelope. A record only one side writes keeps its topic and label.
      */
     static String generalise(String path) {
         if (path.endsWith(" record")) {
             return path; // a record only one side writes: its topic and label are the point
         }
         return path.replaceFirst("\\[[^\\]]*\\]", "[*]")
-                .replaceFirst(" value\\.(schema|payload)\\.(before|after)\\.", " value.$1.*.");
+                .replaceFirst(" value\\.(schema|payload)\\.(before|after)\\.", " value.$1.{before,after}.");
     }
 
     static String shorten(String text) {

@@ -29,6 +29,15 @@ class KnownDifferencesTest {
     }
 
     @Test
+    void bracesOfferAlternatives() {
+        KnownDifferences known = KnownDifferences.parse("[m]\nt[*] value.schema.{before,after}.x.@name\n");
+
+        assertThat(known.acceptance("m", "t[u] value.schema.before.x.@name")).isNotNull();
+        assertThat(known.acceptance("m", "t[u] value.schema.after.x.@name")).isNotNull();
+        assertThat(known.acceptance("m", "t[u] value.schema.source.x.@name")).isNull();
+    }
+
+    @Test
     void aSectionMayNameSeveralModes() {
         KnownDifferences known = KnownDifferences.parse("[default, time_connect]\nx\n");
 
@@ -77,6 +86,7 @@ class KnownDifferencesTest {
 
         differences.forEach((mode, list) -> assertThat(list).allMatch(d -> known.acceptance(mode, d.path()) != null));
         assertThat(known.acceptance("default", "public.t[r] value.payload.before.x").modes()).containsExactly("all");
+        assertThat(known.acceptance("default", "public.t[r] value.payload.source.x")).isNull();
         assertThat(known.acceptance("decimal_string", "public.t[u] value.payload.after.y")).isNull();
     }
 }

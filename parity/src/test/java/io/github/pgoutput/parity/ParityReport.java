@@ -47,6 +47,28 @@ public final class ParityReport {
     }
 
     /**
+     * The allow-list entries that match no difference of this run (in the modes they name): what the connector no
+     * longer does, safe to remove from the list.
+     */
+    public List<KnownDifferences.Entry> unusedEntries() {
+        java.util.Set<KnownDifferences.Entry> used = new java.util.HashSet<>();
+        Map<String, java.util.Set<String>> pathsByMode = new LinkedHashMap<>();
+        for (ModeOutcome outcome : outcomes) {
+            pathsByMode.put(outcome.mode().name(), distinct(all(outcome)).keySet());
+            for (String path : pathsByMode.get(outcome.mode().name())) {
+                KnownDifferences.Entry entry = known.acceptance(outcome.mode().name(), path);
+                if (entry != null) {
+                    used.add(entry);
+                }
+            }
+        }
+        return known.entries().stream().filter(e -> !used.contains(e))
+                .filter(e -> pathsByMode.entrySet().stream().noneMatch(m -> m.getValue().stream()
+                        .anyMatch(path -> e.matches(m.getKey(), path))))
+                .toList();
+    }
+
+    /**
      * The comparison's differences, plus one per failed connector ({@code connector[<kind>] failed}) and one per
      * configuration key ours ignores ({@code config[ours] <key>}: a Debezium key that does not work as written).
      * Keys only Debezium ignores are ours, not Debezium's ({@code messages.enabled}), and are only reported.
@@ -90,6 +112,10 @@ public final class ParityReport {
                     .append(" | ").append(all.stream().filter(Difference::isAddition).count())
                     .append(" | ").append(distinct(all).size()).append(" | ").append(unaccepted(outcome).size()).append(" |\n");
         }
+        List<KnownDifferences.Entry> unused = unusedEntries();
+        out.append("\nAllow-list entries that matched nothing in this run (remove them): ").append(unused.size()).append('\n');
+        unused.forEach(e -> out.append("- `[").append(String.join(",", e.modes())).append("] ").append(cell(e.pattern()))
+                .append("`\n"));
         for (ModeOutcome outcome : outcomes) {
             out.append("\n## ").append(outcome.mode().name()).append("\n\n").append(cell(outcome.mode().describe())).append("\n\n");
             outcome.failures().forEach((name, reason) -> out.append("- connector `").append(name).append("` stopped: ")

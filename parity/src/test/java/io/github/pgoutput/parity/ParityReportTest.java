@@ -19,10 +19,11 @@ class ParityReportTest {
         ParityReport.ModeOutcome outcome = new ParityReport.ModeOutcome(DEFAULT, result,
                 Map.of("our_default", "task FAILED: unknown mode"), Map.of("our_default", List.of("time.precision.mode")));
         ParityReport report = new ParityReport(List.of(outcome),
-                KnownDifferences.parse("[default]\npublic.t[*] value.payload.after.x  # known\n"));
+                KnownDifferences.parse("[default]\npublic.t[*] value.payload.after.x  # known\npublic.gone[*] x  # fixed\n"));
 
         assertThat(report.unaccepted(outcome)).extracting(Difference::path)
                 .containsExactly("connector[ours] failed", "config[ours] time.precision.mode", "public.t[c] value.payload.after.y");
+        assertThat(report.unusedEntries()).extracting(KnownDifferences.Entry::pattern).containsExactly("public.gone[*] x");
         assertThat(report.summary()).isEqualTo("Debezium parity: default 10 fields, 4 differences (3 not allowed)");
         assertThat(report.markdown()).contains("| default | default settings | 10 | 4 | 0 | 4 | 3 |")
                 .contains("connector `our_default` stopped: task FAILED: unknown mode")
