@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Insert: one record, op {@code c}. Update: one record, op {@code u}; when the key changed (the old key tuple
  *       differs from the new row's key) a delete of the old key ({@code d}, then a tombstone) and a create of the
  *       new key ({@code c}) instead, so a compacted topic keeps no row under the old key. Delete: op {@code d},
- *       followed by a tombstone (null value) when {@code tombstones.on.delete} and the table has a key.</li>
+ *       followed by a tombstone (null value) when {@code tombstones.on.delete}, with the delete's key (null for a table
+ *       without key, as Debezium writes it).</li>
  *   <li>Truncate: one record per truncated table, op {@code t}, no key, no before/after.</li>
  *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}, Debezium's
  *       {@code MessageKey}/{@code MessageValue} with the nested {@code message} block.</li>
@@ -348,9 +349,11 @@ final class ChangeRecordBuilder {
         return old.kind() == OldTuple.Kind.KEY ? table.keyOnlyRow(old.tuple()) : table.row(old.tuple(), null);
     }
 
+    /** A tombstone after a delete, with the delete's key; as Debezium, also with a null key (a table without key). */
     private void addTombstone(TableSchema table, Struct key, List<Draft> drafts) {
-        if (tombstones && key != null) {
-            drafts.add(new Draft(table.topic(), table.keySchema(), key, null, null, drafts.get(drafts.size() - 1).timestampMs()));
+        if (tombstones) {
+            drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
+                    drafts.get(drafts.size() - 1).timestampMs()));
             deliveryOrder++;
         }
     }

@@ -82,6 +82,10 @@ final class SourceBlock {
     Struct streamed(String schemaName, String table, ChangeEvent event, Delivery delivery) {
         Instant time = delivery.time() == null ? Instant.now() : delivery.time();
         Lsn lsn = event.walPosition();
+        if (!delivery.xid().isValid()) {
+            // A non-transactional message is its own commit, counted before its record as Debezium counts it.
+            committed(lsn);
+        }
         return common(time, schemaName, table, "false", lsn)
                 .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null);
     }

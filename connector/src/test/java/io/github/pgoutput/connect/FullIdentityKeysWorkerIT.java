@@ -62,13 +62,14 @@ class FullIdentityKeysWorkerIT {
                     "UPDATE g SET note = 'x' WHERE a IS NULL",
                     "DELETE FROM g");
 
-            List<ConsumerRecord<byte[], byte[]>> f = connect.awaitRecords("fk.public.f", 7, WAIT);
+            List<ConsumerRecord<byte[], byte[]>> f = connect.awaitRecords("fk.public.f", 6, WAIT);
             assertThat(f).extracting(FullIdentityKeysWorkerIT::op).containsExactly("r", "c", "u", "u", "d", null);
             assertThat(f).extracting(FullIdentityKeysWorkerIT::keyText)
-                    .containsExactly(null, "{\"id\":1}", "{\"id\":2}", "{\"id\":1}", "{\"id\":1}", "{\"id\":2}", "{\"id\":2}");
+                    .containsExactly("{\"id\":1}", "{\"id\":2}", "{\"id\":1}", "{\"id\":1}", "{\"id\":2}", "{\"id\":2}");
 
-            List<ConsumerRecord<byte[], byte[]>> g = connect.awaitRecords("fk.public.g", 6, WAIT);
-            assertThat(g).extracting(FullIdentityKeysWorkerIT::op).containsExactly("r", "c", "u", "d", "d");
+            List<ConsumerRecord<byte[], byte[]>> g = connect.awaitRecords("fk.public.g", 7, WAIT);
+            assertThat(g).extracting(FullIdentityKeysWorkerIT::op).as("tombstones with a null key, as Debezium writes them")
+                    .containsExactly("r", "c", "u", "d", null, "d", null);
             assertThat(g).extracting(FullIdentityKeysWorkerIT::keyText).containsOnlyNulls();
             assertThat(connect.status("fk").tasks()).singleElement().satisfies(t -> assertThat(t.state()).isEqualTo("RUNNING"));
         } finally {
