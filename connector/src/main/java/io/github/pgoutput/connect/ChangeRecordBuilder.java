@@ -102,6 +102,8 @@ final class ChangeRecordBuilder {
     private TableSchema snapshotSchema;
     private Struct sharedSource;
     private String sharedMarker;
+    /** When the snapshot's first row was built: every snapshot row's {@code source.ts_ms}, as Debezium's. */
+    private Instant snapshotTime;
 
     /**
      * @param serverName the {@code topic.prefix}, reported as {@code source.name}
@@ -222,9 +224,13 @@ final class ChangeRecordBuilder {
         Struct after = schema.rowFromText(row.values());
         Struct key = key(schema, after);
         Instant now = Instant.now();
+        if (snapshotTime == null) {
+            snapshotTime = now;
+        }
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint, now))
+                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
+                        snapshotTime))
                 .put(TableSchema.Envelope.OP, OP_READ);
         putTimestamps(value, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
@@ -258,9 +264,9 @@ final class ChangeRecordBuilder {
     }
 
     /**
-     * The {@code source} block of a snapshot row. Rows of one table read within the same millisecond share one
-     * (a Struct is not changed once built): building and validating it anew for each of tens of thousands of rows
-     * per second is a measurable part of a snapshot's cost.
+     * The {@code source} block of a snapshot row. Rows of one table with the same marker share one (a Struct is not
+     * changed once built): building and validating it anew for each of tens of thousands of rows per second is a
+     * measurable part of a snapshot's cost.
      */
     private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now) {
         Struct last = sharedSource;
