@@ -112,7 +112,7 @@ def write(results, doc):
            "",
            "* **events/s** = events ÷ (workload start → the topic's end offset reaches the expected count, polled every",
            "  100 ms from outside the worker). For W5 the start is the connector's registration (PUT), so the figure",
-           "  includes task start, slot creation and snapshot export. Our snapshot adds one truncate record, counted.",
+           "  includes task start, slot creation and snapshot export.",
            "* **commit → last**: from the workload's last COMMIT returning to the last record in Kafka.",
            "* **peak RSS**: `VmHWM` of the worker process at the end of the leg (includes the worker's own start).",
            "* **PG emission** (W1–W4): `pg_recvlogical` (pgoutput, same publication, `proto_version=4`, `streaming=on`)",

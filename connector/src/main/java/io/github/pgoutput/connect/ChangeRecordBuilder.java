@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Insert: one record, op {@code c}. Update: one record, op {@code u}; when the key changed (the old key tuple
  *       differs from the new row's key) a delete of the old key ({@code d}, then a tombstone) and a create of the
  *       new key ({@code c}) instead, so a compacted topic keeps no row under the old key. Delete: op {@code d},
- *       followed by a tombstone (null value) when {@code tombstones.on.delete} and the table has a key.</li>
+ *       followed by a tombstone (null value) when {@code tombstones.on.delete}, with the delete's key (null for a table
+ *       without key, as Debezium writes it).</li>
  *   <li>Truncate: one record per truncated table, op {@code t}, no key, no before/after.</li>
  *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}, Debezium's
  *       {@code MessageKey}/{@code MessageValue} with the nested {@code message} block.</li>
@@ -101,6 +102,8 @@ final class ChangeRecordBuilder {
     private TableSchema snapshotSchema;
     private Struct sharedSource;
     private String sharedMarker;
+    /** When the snapshot's first row was built: every snapshot row's {@code source.ts_ms}, as Debezium's. */
+    private Instant snapshotTime;
 
     /**
      * @param serverName the {@code topic.prefix}, reported as {@code source.name}
@@ -221,9 +224,13 @@ final class ChangeRecordBuilder {
         Struct after = schema.rowFromText(row.values());
         Struct key = key(schema, after);
         Instant now = Instant.now();
+        if (snapshotTime == null) {
+            snapshotTime = now;
+        }
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint, now))
+                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
+                        snapshotTime))
                 .put(TableSchema.Envelope.OP, OP_READ);
         putTimestamps(value, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
@@ -257,9 +264,9 @@ final class ChangeRecordBuilder {
     }
 
     /**
-     * The {@code source} block of a snapshot row. Rows of one table read within the same millisecond share one
-     * (a Struct is not changed once built): building and validating it anew for each of tens of thousands of rows
-     * per second is a measurable part of a snapshot's cost.
+     * The {@code source} block of a snapshot row. Rows of one table with the same marker share one (a Struct is not
+     * changed once built): building and validating it anew for each of tens of thousands of rows per second is a
+     * measurable part of a snapshot's cost.
      */
     private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now) {
         Struct last = sharedSource;
@@ -348,9 +355,11 @@ final class ChangeRecordBuilder {
         return old.kind() == OldTuple.Kind.KEY ? table.keyOnlyRow(old.tuple()) : table.row(old.tuple(), null);
     }
 
+    /** A tombstone after a delete, with the delete's key; as Debezium, also with a null key (a table without key). */
     private void addTombstone(TableSchema table, Struct key, List<Draft> drafts) {
-        if (tombstones && key != null) {
-            drafts.add(new Draft(table.topic(), table.keySchema(), key, null, null, drafts.get(drafts.size() - 1).timestampMs()));
+        if (tombstones) {
+            drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
+                    drafts.get(drafts.size() - 1).timestampMs()));
             deliveryOrder++;
         }
     }

@@ -51,6 +51,8 @@ final class DeliveryEmitter {
     private AcknowledgementTracker.Unit unit;
     private long skip;
     private long nextOrder;
+    /** The number reserved for the current delivery's BEGIN record until it is written; 0 when there is none to write. */
+    private long pendingBeginOrder;
 
     /**
      * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
@@ -98,6 +100,9 @@ final class DeliveryEmitter {
                 }
                 finish(out);
                 continue;
+            }
+            if (pendingBeginOrder != 0) {
+                emitBegin(event.walPosition(), out);
             }
             List<Draft> drafts = builder.build(event, current, nextOrder);
             if (!drafts.isEmpty()) {
@@ -155,14 +160,24 @@ final class DeliveryEmitter {
             return;
         }
         if (transactions != null && TransactionTopicRecords.hasBeginAndEnd(delivery)) {
-            Numbered begin = new Numbered(transactions.begin(delivery), nextOrder++, delivery.lsn());
-            emit(begin, false, out);
+            // Written with the first change: its id names the WAL position where the transaction's first change is,
+            // the position of the Begin message Debezium writes (pgoutput's Begin does not carry it).
+            pendingBeginOrder = nextOrder++;
         }
+    }
+
+    private void emitBegin(Lsn firstChange, List<SourceRecord> out) {
+        Numbered begin = new Numbered(transactions.begin(current, firstChange), pendingBeginOrder, current.lsn());
+        pendingBeginOrder = 0;
+        emit(begin, false, out);
     }
 
     private void finish(List<SourceRecord> out) {
         Delivery delivery = current;
         Lsn end = delivery.endLsn();
+        if (pendingBeginOrder != 0) {
+            emitBegin(delivery.lsn(), out);
+        }
         if (transactions != null && TransactionTopicRecords.hasBeginAndEnd(delivery)) {
             flushHeld(out, false);
             held.add(new Numbered(transactions.end(delivery, builder.countsPerDataCollection(delivery)), nextOrder++, delivery.lsn()));

@@ -17,8 +17,8 @@ import org.apache.kafka.connect.data.Struct;
  * <ul>
  *   <li>{@code version}: this connector's version; {@code connector}: {@value #CONNECTOR}; {@code name}: the
  *       topic prefix; {@code db}: the database.</li>
- *   <li>{@code ts_ms}, {@code ts_us}, {@code ts_ns}: the commit time of the transaction (a snapshot row: when it was
- *       read).</li>
+ *   <li>{@code ts_ms}, {@code ts_us}, {@code ts_ns}: the commit time of the transaction (a snapshot row: when the
+ *       snapshot's first row was read, the same for all).</li>
  *   <li>{@code snapshot}: an {@code io.debezium.data.Enum} of {@value #SNAPSHOT_VALUES}, default {@code false}:
  *       {@code false} when streamed, the row's marker in a snapshot.</li>
  *   <li>{@code sequence}: {@code ["<last commit LSN>","<lsn>"]} as decimal strings, the first null before the first
@@ -82,11 +82,15 @@ final class SourceBlock {
     Struct streamed(String schemaName, String table, ChangeEvent event, Delivery delivery) {
         Instant time = delivery.time() == null ? Instant.now() : delivery.time();
         Lsn lsn = event.walPosition();
+        if (!delivery.xid().isValid()) {
+            // A non-transactional message is its own commit, counted before its record as Debezium counts it.
+            committed(lsn);
+        }
         return common(time, schemaName, table, "false", lsn)
                 .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null);
     }
 
-    /** The block of a snapshot row read at {@code now} from the snapshot at {@code consistentPoint}. */
+    /** The block of a snapshot row of the snapshot taken at {@code now} (its start) at {@code consistentPoint}. */
     Struct snapshot(String schemaName, String table, String marker, Lsn consistentPoint, Instant now) {
         return common(now, schemaName, table, marker, consistentPoint);
     }

@@ -22,8 +22,9 @@ import org.apache.kafka.connect.data.Struct;
  * record, the same as the {@code pg.commit_lsn} header).
  *
  * <p>The id is Debezium's PostgreSQL one, {@code <xid>:<lsn>} with the LSN of the record it is written on: for a
- * change its own WAL position, for END the end of the commit record; for BEGIN, whose WAL position pgoutput's Begin
- * message does not carry, the commit LSN. A two-phase transaction's records use its GID instead.
+ * change its own WAL position, for END the end of the commit record; for BEGIN the position of the transaction's
+ * first change, which is where Debezium's Begin message is (pgoutput's Begin does not carry it; a transaction
+ * without changes: its commit LSN). A two-phase transaction's records use its GID instead.
  *
  * <p>A delivery with changes gets a BEGIN record before them and an END record after them. A two-phase COMMITTED
  * (COMMIT PREPARED) or ROLLED_BACK delivery has no changes and gets one record, with {@code status} equal to its
@@ -74,8 +75,9 @@ final class TransactionTopicRecords {
         return delivery.xid().isValid() && !(delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK);
     }
 
-    ChangeRecordBuilder.Draft begin(Delivery delivery) {
-        return draft(delivery, STATUS_BEGIN, delivery.lsn(), null);
+    /** @param firstChange the WAL position of the transaction's first change, for the id */
+    ChangeRecordBuilder.Draft begin(Delivery delivery, Lsn firstChange) {
+        return draft(delivery, STATUS_BEGIN, firstChange, null);
     }
 
     /** @param countsPerDataCollection records per data collection ({@code schema.table}) of the delivery */

@@ -108,6 +108,44 @@ class DeliveryEmitterTest {
     }
 
     @Test
+    void transactionRecordsCarryDebeziumsSchemasAndIdsAndDataCollectionsByTable() {
+        List<SourceRecord> records = emitAll(true, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+
+        SourceRecord beginRecord = records.get(0);
+        assertThat(beginRecord.keySchema().name()).isEqualTo("io.debezium.connector.common.TransactionMetadataKey");
+        assertThat(beginRecord.valueSchema().name()).isEqualTo("io.debezium.connector.common.TransactionMetadataValue");
+        assertThat(beginRecord.valueSchema().field("outcome").schema().isOptional()).as("our additions are optional").isTrue();
+        Struct begin = (Struct) beginRecord.value();
+        Struct firstChange = (Struct) records.get(1).value();
+        Struct end = (Struct) records.get(3).value();
+        assertThat(begin.get("id")).as("<xid>:<position of the first change>")
+                .isEqualTo("10:" + firstChange.getStruct("source").get("lsn"));
+        assertThat(firstChange.getStruct("transaction").get("id")).isEqualTo(begin.get("id"));
+        assertThat(end.get("id")).as("<xid>:<end of the commit record>").isEqualTo("10:" + 0x5020);
+        assertThat(((Struct) records.get(3).key()).get("id")).isEqualTo(end.get("id"));
+        assertThat(end.getArray("data_collections")).singleElement().satisfies(c -> {
+            assertThat(((Struct) c).get("data_collection")).isEqualTo("public.t");
+            assertThat(((Struct) c).get("event_count")).isEqualTo(2L);
+        });
+    }
+
+    @Test
+    void heartbeatsAreDebeziumsServerNameKeyAndHeartbeatValue() {
+        var emitter = new DeliveryEmitter(Deliveries.assembler(spill), new ChangeRecordBuilder("p", "db", "1.0",
+                new TopicNames("p", "hb"), new AvroNames("p"), new PostgresTypeMapper(ConverterOptions.DEFAULTS),
+                new ColumnTypes(oids -> Map.of()), true, (s, t) -> true), null, tracker, PARTITION,
+                new ResumePoint(Position.afterDelivery(Lsn.INVALID), Lsn.INVALID, NUMBERING), Position.afterDelivery(Lsn.INVALID));
+
+        SourceRecord beat = emitter.heartbeat("hb.p", "p", Lsn.of(0x7000));
+
+        assertThat(beat.keySchema().name()).isEqualTo("io.debezium.connector.common.ServerNameKey");
+        assertThat(((Struct) beat.key()).get("serverName")).isEqualTo("p");
+        assertThat(beat.valueSchema().name()).isEqualTo("io.debezium.connector.common.Heartbeat");
+        assertThat(beat.valueSchema().fields()).extracting(org.apache.kafka.connect.data.Field::name).containsExactly("ts_ms");
+        assertThat(offset(beat)).isEqualTo(Position.afterDelivery(Lsn.of(0x7000)));
+    }
+
+    @Test
     void afterARestartSkipsWhatKafkaAlreadyHas() {
         List<SourceRecord> all = emitAll(true, Position.afterDelivery(Lsn.INVALID), twoTransactions());
         Position stored = offset(all.get(1)); // BEGIN and the first insert of xid 10 were stored

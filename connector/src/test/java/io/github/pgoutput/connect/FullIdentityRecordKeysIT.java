@@ -135,7 +135,8 @@ class FullIdentityRecordKeysIT {
         assertThat(update.getStruct("after").get("note")).isNull();
 
         List<Draft> g = of(drafts, "rk.public.g");
-        assertThat(g).extracting(FullIdentityRecordKeysIT::op).containsExactly("c", "c", "u", "d", "d");
+        assertThat(g).extracting(FullIdentityRecordKeysIT::op).as("tombstones with a null key, as Debezium writes them")
+                .containsExactly("c", "c", "u", "d", null, "d", null);
         assertThat(g).allSatisfy(d -> {
             assertThat(d.key()).isNull();
             assertThat(d.keySchema()).isNull();

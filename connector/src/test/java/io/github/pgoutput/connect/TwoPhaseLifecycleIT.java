@@ -86,6 +86,7 @@ class TwoPhaseLifecycleIT {
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "plain_slot");
         config.put("prepared.transaction.mode", "fail");
+        config.put("provide.transaction.metadata", "true"); // off by default; checked below
         connect.configureConnector(name, config);
         connect.awaitRunning(name, 1, WAIT);
         awaitSlotActive(db, "plain_slot");

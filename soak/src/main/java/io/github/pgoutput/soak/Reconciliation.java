@@ -43,6 +43,8 @@ final class Reconciliation {
     private long endedBeforeSnapshot;
     /** Consistent points of the snapshots seen on the table topics (snapshot records carry theirs in pg.lsn). */
     private final Set<Long> snapshotPoints = new HashSet<>();
+    /** The consistent point of the snapshot each table's rows were last read from. */
+    private final Map<String, Long> tableSnapshotPoints = new HashMap<>();
     private final List<String> examples = new ArrayList<>();
 
     /** One record of the transaction topic (its value). */
@@ -67,7 +69,8 @@ final class Reconciliation {
             return;
         }
         records++;
-        if ("true".equals(headers.get(SNAPSHOT))) {
+        boolean snapshotRow = "true".equals(headers.get(SNAPSHOT));
+        if (snapshotRow) {
             snapshotPoints.add(lsn(headers.get(LSN)));
         }
         String commitLsn = headers.get(COMMIT_LSN);
@@ -95,6 +98,11 @@ final class Reconciliation {
             return;
         }
         Map<Long, Map<String, String>> rows = tables.computeIfAbsent(table, t -> new TreeMap<>());
+        if (snapshotRow && !Long.valueOf(lsn(headers.get(LSN))).equals(tableSnapshotPoints.put(table, lsn(headers.get(LSN))))) {
+            // A snapshot writes rows only (no truncate, as Debezium's): the first row of a new snapshot of the table
+            // replaces what an earlier, interrupted one left, as a consumer does.
+            rows.clear();
+        }
         switch (value.path("op").asText()) {
             case "c", "u", "r" -> rows.put(after.get(key).asLong(), texts(after));
             case "d" -> rows.remove(value.get("before").get(key).asLong());
