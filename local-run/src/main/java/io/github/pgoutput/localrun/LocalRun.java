@@ -128,8 +128,9 @@ public final class LocalRun {
 
         out.println("query it:  psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " "
                 + postgres.database);
-        out.println("read it:   curl -s " + rest + "/connectors/" + ConnectorRegistration.NAME + "/status; topics on "
-                + bootstrap + " (README: reading the topics)");
+        out.println("topics:    " + config.path("topic.prefix").asText() + ".* on " + bootstrap
+                + " (README, Quick start: a console consumer command); status: curl -s " + rest + "/connectors/"
+                + ConnectorRegistration.NAME + "/status");
         List<String> endpoints = List.of(
                 "PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database + " (user " + postgres.user + ")",
                 "Kafka " + bootstrap + "   Connect REST " + rest,
