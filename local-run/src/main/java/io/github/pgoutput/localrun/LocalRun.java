@@ -126,13 +126,13 @@ public final class LocalRun {
         awaitSlotActive(postgres, slot);
         out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
 
-        out.println("query it:  psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " "
-                + postgres.database);
+        String psql = "psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " " + postgres.database;
+        out.println("query it:  " + psql);
         out.println("topics:    " + config.path("topic.prefix").asText() + ".* on " + bootstrap
                 + " (README, Quick start: a console consumer command); status: curl -s " + rest + "/connectors/"
                 + ConnectorRegistration.NAME + "/status");
         List<String> endpoints = List.of(
-                "PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database + " (user " + postgres.user + ")",
+                "PostgreSQL   " + psql,
                 "Kafka " + bootstrap + "   Connect REST " + rest,
                 "logs " + workDir + "/{broker,worker}.log");
         try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
