@@ -36,7 +36,8 @@ class ExactlyOnceSourceIT {
 
     @PostgresTest(representative = 17)
     void readCommittedConsumerSeesEveryChangeOnceAcrossATaskRestartAndAWorkerLoss(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: the worker the run on
+        // the previous version stopped is replaced, and names are per version.
         connect.restoreWorkers();
         String name = "eos" + db.majorVersion();
         String topic = name + ".public.t";

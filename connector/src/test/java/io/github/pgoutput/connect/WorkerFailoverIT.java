@@ -35,7 +35,8 @@ class WorkerFailoverIT {
 
     @PostgresTest(representative = 16)
     void taskMovesToAnotherWorkerLosesNothingAndACleanRestartRepeatsNothing(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: the worker the run on
+        // the previous version stopped is replaced, and names are per version.
         connect.restoreWorkers();
         String name = "failover" + db.majorVersion();
         String topic = name + ".public.t";

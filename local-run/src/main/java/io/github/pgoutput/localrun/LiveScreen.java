@@ -114,11 +114,14 @@ final class LiveScreen {
                         + "   " + spill, width));
     }
 
-    /** {@code  public.orders   #12  c  {"id":3}   xid 745 COMMITTED gid demo}: the key gets what the rest leaves. */
+    /**
+     * {@code  public.orders   #12 c     {"id":3}   xid 745 COMMITTED gid demo}: op in five columns (c, u, d, r, t,
+     * BEGIN, END; longer ones cut to four letters and a dot: {@code tomb.}, {@code ROLL.}); the key gets the rest.
+     */
     private static String recordLine(Row row, String topicPrefix, int width) {
         String topic = row.topic().startsWith(topicPrefix + ".") ? row.topic().substring(topicPrefix.length() + 1) : row.topic();
-        String left = "  " + padOrCut(topic, 18) + " " + String.format("%6s", "#" + row.offset()) + " "
-                + padOrCut(row.op(), Math.max(2, Math.min(9, row.op().length()))) + " ";
+        String op = oneLine(row.op()).length() <= 5 ? oneLine(row.op()) : oneLine(row.op()).substring(0, 4) + ".";
+        String left = "  " + padOrCut(topic, 18) + " " + String.format("%6s", "#" + row.offset()) + " " + padOrCut(op, 5) + " ";
         StringBuilder right = new StringBuilder();
         Map<String, String> headers = row.pgHeaders();
         if (headers.containsKey("pg.xid")) {

@@ -103,7 +103,7 @@ final class LiveView implements AutoCloseable {
     void refresh(BooleanSupplier show) {
         List<String> newRecords = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofMillis(900).toNanos();
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && show.getAsBoolean()) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                 TopicPartition partition = new TopicPartition(record.topic(), record.partition());
                 if (record.offset() < shownUpTo.getOrDefault(partition, 0L)) {
@@ -289,8 +289,9 @@ final class LiveView implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(2));
-        admin.close(Duration.ofSeconds(2));
+        // Nothing to commit or hand over: no reason to keep the stop waiting.
+        consumer.close(Duration.ofMillis(500));
+        admin.close(Duration.ofMillis(500));
         try {
             if (connection != null) {
                 connection.close();

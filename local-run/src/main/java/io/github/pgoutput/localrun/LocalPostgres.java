@@ -78,7 +78,10 @@ public final class LocalPostgres {
                 return;
             }
             try {
-                run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "stop"), root);
+                long started = System.nanoTime();
+                run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "-t", "15", "stop"),
+                        root);
+                System.out.printf("stopped PostgreSQL in %.1f s%n", (System.nanoTime() - started) / 1e9);
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException("pg_ctl stop failed: " + e.getMessage(), e);
             }

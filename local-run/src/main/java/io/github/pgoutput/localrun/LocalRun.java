@@ -29,7 +29,8 @@ public final class LocalRun {
 
     /** Set by the shutdown hook: the view stops redrawing while the services go down. */
     private static volatile boolean stopping;
-    /** Counted down once the view (a Kafka and a PostgreSQL client) is closed, or was never opened. */
+    /** Set once the view (a Kafka and a PostgreSQL client) is open; the latch is counted down when it is closed. */
+    private static volatile boolean viewOpened;
     private static final CountDownLatch viewClosed = new CountDownLatch(1);
 
     private LocalRun() {
@@ -53,16 +54,20 @@ public final class LocalRun {
             stopping = true;
             // In dependency order: the view's clients first, then (ChildProcesses, last started first) the Connect
             // worker while its broker still runs, the broker, PostgreSQL. Every step is bounded.
-            try {
-                viewClosed.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
             out.println();
             out.println("stopping: everything this run started (run folder " + workDir + ")");
             out.flush();
+            try {
+                if (viewOpened && viewClosed.await(5, TimeUnit.SECONDS)) {
+                    out.printf("closed the view in %.1f s%n", (System.nanoTime() - started) / 1e9);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             children.stopAll();
+            long deleting = System.nanoTime();
             delete(workDir);
+            out.printf("deleted the run folder in %.1f s%n", (System.nanoTime() - deleting) / 1e9);
             out.printf("stopped in %.1f s%n", (System.nanoTime() - started) / 1e9);
             out.flush();
         }, "pgoutput-local-stop"));
@@ -70,7 +75,10 @@ public final class LocalRun {
             run(options, root, workDir, children, out);
         } catch (Exception | Error e) {
             viewClosed.countDown();
-            System.err.println("pgoutput-local failed: " + e.getMessage());
+            if (!stopping) {
+                // While stopping, a start that fails because its process was stopped is no failure to report.
+                System.err.println("pgoutput-local failed: " + e.getMessage());
+            }
             System.exit(1);
         }
         System.exit(0);
@@ -118,16 +126,18 @@ public final class LocalRun {
         awaitSlotActive(postgres, slot);
         out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
 
-        out.println("query it:  psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " "
-                + postgres.database);
-        out.println("read it:   curl -s " + rest + "/connectors/" + ConnectorRegistration.NAME + "/status; topics on "
-                + bootstrap + " (README: reading the topics)");
+        String psql = "psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " " + postgres.database;
+        out.println("query it:  " + psql);
+        out.println("topics:    " + config.path("topic.prefix").asText() + ".* on " + bootstrap
+                + " (README, Quick start: a console consumer command); status: curl -s " + rest + "/connectors/"
+                + ConnectorRegistration.NAME + "/status");
         List<String> endpoints = List.of(
-                "PostgreSQL " + postgres.host + ":" + postgres.port + "/" + postgres.database + " (user " + postgres.user + ")",
+                "PostgreSQL   " + psql,
                 "Kafka " + bootstrap + "   Connect REST " + rest,
                 "logs " + workDir + "/{broker,worker}.log");
         try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
                 options.plain(), out, endpoints)) {
+            viewOpened = true;
             if (options.demo()) {
                 Thread demo = new Thread(() -> {
                     try {

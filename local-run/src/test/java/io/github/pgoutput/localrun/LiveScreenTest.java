@@ -84,9 +84,21 @@ class LiveScreenTest {
 
         List<String> lines = LiveScreen.render(figures, 80, 24);
 
-        assertThat(lines).contains("  public.customers       #3 u  {\"name\":\"Ada Love [2Jlace x y\"}");
+        assertThat(lines).contains("  public.customers       #3 u     {\"name\":\"Ada Love [2Jlace x y\"}");
         assertThat(String.join("", lines).replaceAll(ANSI, "")).doesNotContain("\033").doesNotContain("\n").doesNotContain("\t");
         assertThat(visible(lines)).anyMatch(l -> l.equals("Slot shop_slot: not created yet"));
+    }
+
+    @Test
+    void opsLongerThanFiveColumnsAreCutToFourLettersAndADot() {
+        LiveScreen.Figures figures = new LiveScreen.Figures(1, List.of(), "shop", Map.of(),
+                LiveScreen.Slot.unreadable("shop_slot", "not created yet"), 0,
+                List.of(new LiveScreen.Row("shop.public.orders", 4, "tombstone", "{\"id\":1}", Map.of()),
+                        new LiveScreen.Row("shop.transaction", 5, "BEGIN", "{\"id\":\"731\"}", Map.of())),
+                List.of());
+
+        assertThat(visible(LiveScreen.render(figures, 80, 24)))
+                .contains("  public.orders          #4 tomb. {\"id\":1}", "  transaction            #5 BEGIN {\"id\":\"731\"}");
     }
 
     @Test
