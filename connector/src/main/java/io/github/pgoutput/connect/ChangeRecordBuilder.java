@@ -147,8 +147,8 @@ final class ChangeRecordBuilder {
     }
 
     /**
-     * A builder that names no key columns: every table is keyed by its primary key or replica identity index. The
-     * task's constructor until it passes {@code config.messageKeyColumns()} to the one above.
+     * A builder that names no key columns (every table is keyed by its primary key or replica identity index) and
+     * fills the transaction block, as with {@code provide.transaction.metadata=true}.
      */
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,

@@ -137,7 +137,8 @@ final class DeliveryEmitter {
         lastCompletedEnd = Lsn.max(lastCompletedEnd, lsn);
         position = Position.afterDelivery(lastCompletedEnd);
         long now = System.currentTimeMillis();
-        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(position), topic, null, keySchema,
+        // Partition 0, as Debezium writes its heartbeats.
+        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(position), topic, 0, keySchema,
                 new Struct(keySchema).put("serverName", serverName), valueSchema,
                 new Struct(valueSchema).put("ts_ms", now), now);
         AcknowledgementTracker.Unit beat = tracker.open();

@@ -139,6 +139,7 @@ class DeliveryEmitterTest {
         SourceRecord beat = emitter.heartbeat("hb.p", "p", Lsn.of(0x7000));
 
         assertThat(beat.keySchema().name()).isEqualTo("io.debezium.connector.common.ServerNameKey");
+        assertThat(beat.kafkaPartition()).isZero();
         assertThat(((Struct) beat.key()).get("serverName")).isEqualTo("p");
         assertThat(beat.valueSchema().name()).isEqualTo("io.debezium.connector.common.Heartbeat");
         assertThat(beat.valueSchema().fields()).extracting(org.apache.kafka.connect.data.Field::name).containsExactly("ts_ms");
