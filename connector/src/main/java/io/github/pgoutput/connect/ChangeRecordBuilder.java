@@ -238,6 +238,23 @@ final class ChangeRecordBuilder {
     }
 
     /**
+     * The truncate record (op {@code t}, no key, no before/after, {@code source.snapshot} {@code true}) that opens the
+     * rows of one table in a snapshot taken again: it tells a consumer to drop the rows an earlier, interrupted or
+     * obsolete snapshot of this connector gave it, since rows deleted in between would otherwise stay. A first snapshot
+     * has none (as Debezium's), so a sink that applies truncates keeps what it held before a switch-over.
+     */
+    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint) {
+        TableSchema schema = schemaOf(relationOf(table));
+        Instant now = Instant.now();
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.SOURCE, source.snapshot(schema.relation().namespace(), schema.relation().relationName(),
+                        "true", consistentPoint, now))
+                .put(TableSchema.Envelope.OP, OP_TRUNCATE);
+        putTimestamps(value, now);
+        return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now.toEpochMilli());
+    }
+
+    /**
      * Debezium's {@code source.snapshot} of a snapshot row: {@code last} for the snapshot's last row, {@code first}
      * for its first, {@code last_in_data_collection} / {@code first_in_data_collection} for a table's last / first
      * row, {@code true} for the others (the earlier one wins for a row that is both).

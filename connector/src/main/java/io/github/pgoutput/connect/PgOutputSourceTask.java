@@ -237,7 +237,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (current instanceof Decided d) {
             emitted = d.stored();
-            Phase next = carryOut(d.plan());
+            Phase next = carryOut(d.plan(), d.stored() != null);
             phase = next;
             return step(next);
         }
@@ -313,8 +313,12 @@ public class PgOutputSourceTask extends SourceTask {
         return null;
     }
 
-    /** The phase that carries out the start-up decision {@code plan}. */
-    private Phase carryOut(SnapshotPlan plan) throws SQLException {
+    /**
+     * The phase that carries out the start-up decision {@code plan}.
+     *
+     * @param offsetStored whether the connector has a stored offset (a snapshot is then one taken again)
+     */
+    private Phase carryOut(SnapshotPlan plan, boolean offsetStored) throws SQLException {
         return switch (plan.action()) {
             case STREAM -> {
                 if (plan.dropExistingSlot()) {
@@ -325,7 +329,7 @@ public class PgOutputSourceTask extends SourceTask {
             case IDLE -> new Idle();
             case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
                 boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
-                SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, tracker, partition);
+                SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, offsetStored, tracker, partition);
                 snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
                 emitted = Position.afterDelivery(snapshot.consistentPoint());
                 yield new Snapshotting(snapshot, recordBuilder(), !only);

@@ -56,9 +56,10 @@ final class PostgresPipeline implements TaskPipeline {
     }
 
     @Override
-    public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition)
+    public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
+                                       Map<String, ?> partition)
             throws SQLException {
-        return SnapshotPhase.start(config, settings(), plan, temporary, tracker, partition);
+        return SnapshotPhase.start(config, settings(), plan, temporary, takenAgain, tracker, partition);
     }
 
     @Override

@@ -24,6 +24,7 @@ import io.github.pgoutput.snapshot.SnapshotPlanner;
 import io.github.pgoutput.snapshot.SnapshotReader;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
+import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.SnapshotTables;
 import io.github.pgoutput.snapshot.StoredOffset;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -36,13 +37,15 @@ import org.slf4j.LoggerFactory;
  * The snapshot phase of the task: the start-up decision of {@code snapshot.mode}, then the rows of the snapshot as
  * records, in the order of {@code io.github.pgoutput.snapshot}'s package documentation.
  *
- * <p>Records: the rows, nothing else (no truncate records, as Debezium writes none: a sink that applies truncates
- * would empty a table it already holds when a user switches over): the table topics, keys and envelope of streaming,
+ * <p>Records: a first snapshot emits the rows only (no truncate records, as Debezium writes none: a sink that applies
+ * truncates would empty a table it already holds when a user switches over). A snapshot taken again (the connector
+ * has a stored offset: after an interrupted snapshot, or a lost slot under {@code when_needed}) first emits one
+ * truncate record per table it reads ({@link ChangeRecordBuilder#snapshotTruncate}), so that a consumer drops the rows
+ * it holds from before: rows deleted while no slot recorded changes would otherwise stay. Rows: the table topics, keys and envelope of streaming,
  * op {@code r}, {@code source.snapshot} {@code first} on the very first record of the whole snapshot, {@code last} on
  * the very last, {@code first_in_data_collection} / {@code last_in_data_collection} on a table's first / last row,
  * {@code true} on the others (as Debezium marks them), header {@code pg.snapshot=true} and {@code pg.lsn} = the
- * consistent point. A consumer of a snapshot taken again (after an interrupted one, or a lost slot) gets every row
- * again, as with Debezium; rows deleted in between are not retracted. Offsets: every
+ * consistent point. Offsets: every
  * record but the last says "snapshot in progress" ({@link SourceOffsets#snapshotInProgress(Lsn)}); the last carries the
  * position {@code lsn} = consistent point. A task that dies before the last record's offset is committed takes the
  * snapshot again with a new slot, and the rows emitted before come again (at-least-once).
@@ -67,11 +70,14 @@ final class SnapshotPhase implements AutoCloseable {
     private final AcknowledgementTracker.Unit unit;
     private final Map<String, ?> partition;
     private final long startNanos = System.nanoTime();
+    /** Truncate records still to emit before the rows: one per table read when the snapshot is taken again. */
+    private int truncatesToEmit;
     private boolean done;
 
     private SnapshotPhase(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, AcknowledgementTracker tracker,
-                          Map<String, ?> partition) {
+                          Map<String, ?> partition, boolean takenAgain) {
         this.reader = reader;
+        this.truncatesToEmit = takenAgain ? reader.tables().size() : 0;
         this.temporarySlot = temporarySlot;
         this.consistentPoint = consistentPoint;
         this.tracker = tracker;
@@ -165,9 +171,12 @@ final class SnapshotPhase implements AutoCloseable {
     /**
      * Drops the slot when the plan says so, creates the slot with an exported snapshot (temporary for
      * {@code temporary}), and starts reading the captured tables in it.
+     *
+     * @param takenAgain true when the connector has a stored offset, so a consumer may hold rows of an earlier snapshot
+     *                   or stream: the snapshot then begins with a truncate record per table
      */
     static SnapshotPhase start(PgOutputSourceConnectorConfig config, ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
-                               AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
+                               boolean takenAgain, AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
         List<TableName> tables;
         try (Connection sql = PgConnections.openSql(settings)) {
             if (plan.dropExistingSlot()) {
@@ -199,7 +208,7 @@ final class SnapshotPhase implements AutoCloseable {
             }
         }
         // A temporary slot lives as long as its connection; initial_only keeps it until the task stops.
-        return new SnapshotPhase(reader, exported.consistentPoint(), temporary ? exported : null, tracker, partition);
+        return new SnapshotPhase(reader, exported.consistentPoint(), temporary ? exported : null, tracker, partition, takenAgain);
     }
 
     /**
@@ -208,6 +217,10 @@ final class SnapshotPhase implements AutoCloseable {
      * @return true once the snapshot's last record was added (or the snapshot had no rows)
      */
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
+        List<SnapshotTable> tables = reader.tables();
+        while (truncatesToEmit > 0 && out.size() < room) {
+            add(builder.snapshotTruncate(tables.get(tables.size() - truncatesToEmit--), consistentPoint), inProgress(), out);
+        }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
             if (row == null) {

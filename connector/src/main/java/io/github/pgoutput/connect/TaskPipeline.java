@@ -35,8 +35,13 @@ interface TaskPipeline extends AutoCloseable {
     /** {@code no_data} with an invalidated slot: drops it, so that the stream creates a new one. */
     void dropLostSlot() throws SQLException;
 
-    /** Creates the slot with an exported snapshot (temporary for {@code initial_only}) and starts reading it. */
-    SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition)
+    /**
+     * Creates the slot with an exported snapshot (temporary for {@code initial_only}) and starts reading it.
+     *
+     * @param takenAgain true when an offset is stored: the snapshot then begins with a truncate record per table
+     */
+    SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
+                                Map<String, ?> partition)
             throws SQLException;
 
     /** The spill for streamed transactions; opened once per task and kept across sessions. */

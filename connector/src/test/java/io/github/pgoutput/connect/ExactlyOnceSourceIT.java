@@ -44,6 +44,7 @@ class ExactlyOnceSourceIT {
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "eos_slot");
         config.put("exactly.once.support", "required");
+        config.put("provide.transaction.metadata", "true"); // off by default, as in Debezium; its topic is checked below
         // Three records per poll, so Kafka transactions (one per poll) also end inside a delivery (BEGIN, insert,
         // update, END) and a restart must resume at the right record within it.
         config.put("max.batch.size", "3");

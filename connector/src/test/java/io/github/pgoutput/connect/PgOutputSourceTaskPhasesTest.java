@@ -118,7 +118,8 @@ class PgOutputSourceTaskPhasesTest {
         }
 
         @Override
-        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition) {
+        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
+                                           Map<String, ?> partition) {
             throw new AssertionError("not expected");
         }
 

@@ -173,7 +173,8 @@ final class SimulatedPostgres {
         }
 
         @Override
-        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, AcknowledgementTracker tracker, Map<String, ?> partition) {
+        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
+                                           Map<String, ?> partition) {
             throw new UnsupportedOperationException("the simulation runs snapshot.mode=no_data");
         }
 

@@ -46,7 +46,7 @@ class SnapshotRestartIT {
         config.remove("snapshot.mode"); // the default, initial
         ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        String taskProducer = "connector-producer-rs-0";
+        String taskProducer = "connector-producer-" + name + "-0";
         connect.limitProduceRate(taskProducer, HELD_PRODUCE_RATE);
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", ROWS, ROWS + 1)), List.of());
         connect.configureConnector(name, config);
