@@ -3,7 +3,9 @@ package io.github.pgoutput.connect;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,10 +74,67 @@ final class ChangeRecordBuilder {
     /** Debezium's data collection name of logical decoding messages, in the END record's {@code data_collections}. */
     static final String MESSAGE_DATA_COLLECTION = "LOGICAL_DECODING_MESSAGE";
 
-    /** The contents of one record, before the task adds partition, offset and headers. */
-    record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
+    /**
+     * The contents of one record, before the task adds partition, offset and headers.
+     *
+     * @param dataChange     a table's change or snapshot row (or its tombstone): gets Debezium's context headers
+     * @param keyHeader      {@link LifecycleHeaders#OLD_KEY} or {@link LifecycleHeaders#NEW_KEY} for the records of a
+     *                       key-changing update, else null
+     * @param keyHeaderValue the key that header carries, of schema {@code keySchema}
+     */
+    record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs,
+                 boolean dataChange, String keyHeader, Struct keyHeaderValue) {
+
+        /** A record that is no table's change (a transaction or logical decoding message record). */
+        Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
+            this(topic, keySchema, key, valueSchema, value, timestampMs, false, null, null);
+        }
+
+        /** Adds Debezium's headers of this record: the context ones for a data change, the other key's if any. */
+        void addDebeziumHeaders(org.apache.kafka.connect.header.Headers headers, LifecycleHeaders.Context context) {
+            if (keyHeader != null) {
+                LifecycleHeaders.addKeyChange(headers, keyHeader, keyHeaderValue == null ? null : keyHeaderValue.schema(),
+                        keyHeaderValue);
+            }
+            if (dataChange) {
+                context.addTo(headers);
+            }
+        }
+
+        private Draft withKeyHeader(String header, Struct otherKey) {
+            return new Draft(topic, keySchema, key, valueSchema, value, timestampMs, dataChange, header, otherKey);
+        }
     }
 
+    /**
+     * What the builder emits beyond the schemas: Debezium's context headers, the operations {@code skipped.operations}
+     * names, the form of a logical decoding message's content ({@code binary.handling.mode}) and which message
+     * prefixes are captured.
+     *
+     * @param skippedOperations ops ({@code c}, {@code u}, {@code d}, {@code t}) of streamed changes that give no
+     *                          records; a skipped update whose key changed gives none of its delete, tombstone and create
+     * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
+     */
+    record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
+                   java.util.function.Predicate<String> messagePrefixes) {
+
+        /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
+        static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
+
+        Options {
+            Objects.requireNonNull(context);
+            skippedOperations = Set.copyOf(skippedOperations);
+            Objects.requireNonNull(messageContent);
+            Objects.requireNonNull(messagePrefixes);
+        }
+    }
+
+    private final Options options;
+    private final boolean skipsCreate;
+    private final boolean skipsUpdate;
+    private final boolean skipsDelete;
+    private final boolean skipsTruncate;
+    private final Schema messageContentSchema;
     private final TopicNames topics;
     private final AvroNames names;
     private final PostgresTypeMapper types;
@@ -117,6 +176,22 @@ final class ChangeRecordBuilder {
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
                         BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata) {
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, keyColumns,
+                transactionMetadata, Options.DEFAULTS);
+    }
+
+    /** @param options context headers, skipped operations and the form of logical decoding messages */
+    ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata,
+                        Options options) {
+        this.options = Objects.requireNonNull(options);
+        skipsCreate = options.skippedOperations().contains(OP_CREATE);
+        skipsUpdate = options.skippedOperations().contains(OP_UPDATE);
+        skipsDelete = options.skippedOperations().contains(OP_DELETE);
+        skipsTruncate = options.skippedOperations().contains(OP_TRUNCATE);
+        messageContentSchema = options.messageContent() == BinaryHandlingMode.BYTES ? Schema.OPTIONAL_BYTES_SCHEMA
+                : Schema.OPTIONAL_STRING_SCHEMA;
         this.source = new SourceBlock(serverName, database, version);
         this.transactionMetadata = transactionMetadata;
         this.topics = Objects.requireNonNull(topics);
@@ -135,7 +210,7 @@ final class ChangeRecordBuilder {
                 .field("prefix", Schema.OPTIONAL_STRING_SCHEMA).build();
         messageBlockSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Message").version(1)
                 .field("prefix", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("content", Schema.OPTIONAL_BYTES_SCHEMA)
+                .field("content", messageContentSchema)
                 .build();
         messageValueSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageValue").version(1)
                 .field(TableSchema.Envelope.OP, Schema.STRING_SCHEMA)
@@ -177,6 +252,10 @@ final class ChangeRecordBuilder {
         if (!(message instanceof LogicalMessage) && !(message instanceof Truncate) && !isCaptured(event.relation())) {
             return List.of();
         }
+        if (skipped(message)) {
+            // As a change of a table not captured: the delivery still ends, is acknowledged and moves the offset.
+            return List.of();
+        }
         List<Draft> drafts = new ArrayList<>(3);
         if (message instanceof Insert insert) {
             TableSchema table = schemaOf(event.relation());
@@ -208,6 +287,31 @@ final class ChangeRecordBuilder {
     }
 
     /**
+     * Whether {@code skipped.operations} or the message prefix filter drops this change. Updates are decided in
+     * {@link #update}: one whose key changed gives a delete and a create, which {@code d} and {@code c} skip.
+     */
+    private boolean skipped(PgOutputMessage.StreamScoped message) {
+        if (message instanceof Insert) {
+            return skipsCreate;
+        }
+        if (message instanceof Delete) {
+            return skipsDelete;
+        }
+        if (message instanceof Truncate) {
+            return skipsTruncate;
+        }
+        if (message instanceof LogicalMessage logical) {
+            return !options.messagePrefixes().test(logical.prefix());
+        }
+        return false;
+    }
+
+    /** The header objects of this task run that go on every data change and snapshot record. */
+    LifecycleHeaders.Context contextHeaders() {
+        return options.context();
+    }
+
+    /**
      * The record of one snapshot row: op {@code r}, {@code source.snapshot} from the row's marker, {@code source.lsn}
      * the consistent point, no transaction block. The table goes through the same schema path as a streamed
      * Relation with the same columns, so snapshot and streamed records of a table share their schemas.
@@ -234,7 +338,7 @@ final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.OP, OP_READ);
         putTimestamps(value, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
-                now.toEpochMilli());
+                now.toEpochMilli(), true, null, null);
     }
 
     /**
@@ -312,9 +416,19 @@ final class ChangeRecordBuilder {
         // then whether the key changed is unknown, and the change stays one update.
         Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, before)).orElse(null);
         if (oldKey != null && !oldKey.equals(newKey)) {
-            drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery));
-            addTombstone(table, oldKey, drafts);
-            drafts.add(change(table, OP_CREATE, null, after, newKey, event, delivery));
+            // As Debezium: the delete and its tombstone name the new key, the create the old one.
+            if (!skipsDelete) {
+                drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.NEW_KEY, newKey));
+                addTombstone(table, oldKey, drafts);
+            }
+            if (!skipsCreate) {
+                drafts.add(change(table, OP_CREATE, null, after, newKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.OLD_KEY, oldKey));
+            }
+            return;
+        }
+        if (skipsUpdate) {
             return;
         }
         drafts.add(change(table, OP_UPDATE, before, after, newKey, event, delivery));
@@ -358,8 +472,9 @@ final class ChangeRecordBuilder {
     /** A tombstone after a delete, with the delete's key; as Debezium, also with a null key (a table without key). */
     private void addTombstone(TableSchema table, Struct key, List<Draft> drafts) {
         if (tombstones) {
+            Draft delete = drafts.get(drafts.size() - 1);
             drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
-                    drafts.get(drafts.size() - 1).timestampMs()));
+                    delete.timestampMs(), true, delete.keyHeader(), delete.keyHeaderValue()));
             deliveryOrder++;
         }
     }
@@ -375,7 +490,8 @@ final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.OP, op);
         putTimestamps(value, Instant.now());
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
-        return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp);
+        return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp, true,
+                null, null);
     }
 
     private Draft message(LogicalMessage logical, ChangeEvent event, Delivery delivery) {
@@ -387,10 +503,25 @@ final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.TRANSACTION, transactionBlock(MESSAGE_DATA_COLLECTION, event, delivery))
                 .put("message", new Struct(messageBlockSchema)
                         .put("prefix", logical.prefix())
-                        .put("content", logical.content().toByteArray()));
+                        .put("content", messageContent(logical.content().toByteArray())));
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
         return new Draft(topic, messageKeySchema, new Struct(messageKeySchema).put("prefix", logical.prefix()), messageValueSchema, value,
                 timestamp);
+    }
+
+    /** A message's content as {@code binary.handling.mode} has bytea values: bytes or a string encoding them. */
+    private Object messageContent(byte[] content) {
+        BinaryHandlingMode mode = options.messageContent();
+        if (mode == BinaryHandlingMode.BASE64) {
+            return Base64.getEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.BASE64_URL_SAFE) {
+            return Base64.getUrlEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.HEX) {
+            return HexFormat.of().formatHex(content);
+        }
+        return content;
     }
 
     /**

@@ -220,7 +220,7 @@ final class SnapshotPhase implements AutoCloseable {
             Draft draft = builder.snapshotRow(row, consistentPoint);
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
                     : inProgress();
-            add(draft, offset, out);
+            add(draft, offset, out, builder.contextHeaders());
             if (last) {
                 finish();
             }
@@ -236,9 +236,10 @@ final class SnapshotPhase implements AutoCloseable {
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }
 
-    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out) {
+    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out, LifecycleHeaders.Context context) {
         ConnectHeaders headers = new ConnectHeaders();
         LifecycleHeaders.addSnapshot(headers, consistentPoint);
+        draft.addDebeziumHeaders(headers, context);
         SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
                 draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
         tracker.emitted(unit, record);
