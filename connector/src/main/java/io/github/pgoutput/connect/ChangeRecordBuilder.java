@@ -241,7 +241,7 @@ final class ChangeRecordBuilder {
     List<Draft> build(ChangeEvent event, Delivery delivery, long firstOrder) {
         if (delivery != countedDelivery) {
             if (countedDelivery != null) {
-                source.committed(countedDelivery.endLsn());
+                source.committed(countedDelivery.endLsn(), countedDelivery.time());
             }
             countedDelivery = delivery;
             perCollectionCounts.clear();
@@ -319,6 +319,11 @@ final class ChangeRecordBuilder {
      * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
      */
     Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
+        return snapshotRow(row, consistentPoint, null);
+    }
+
+    /** @param txId the snapshot transaction's id, {@code source.txId}; null when unknown */
+    Draft snapshotRow(SnapshotRow row, Lsn consistentPoint, Long txId) {
         if (row.table() != snapshotTable) {
             snapshotSchema = schemaOf(relationOf(row.table()));
             snapshotTable = row.table();
@@ -334,7 +339,7 @@ final class ChangeRecordBuilder {
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
                 .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
-                        snapshotTime))
+                        snapshotTime, txId))
                 .put(TableSchema.Envelope.OP, OP_READ);
         putTimestamps(value, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
@@ -372,11 +377,11 @@ final class ChangeRecordBuilder {
      * changed once built): building and validating it anew for each of tens of thousands of rows per second is a
      * measurable part of a snapshot's cost.
      */
-    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now) {
+    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now, Long txId) {
         Struct last = sharedSource;
         if (last == null || (Long) last.get(SourceBlock.TS_MS) != now.toEpochMilli() || !marker.equals(sharedMarker)
-                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value()) {
-            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now);
+                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value() || !Objects.equals(last.get("txId"), txId)) {
+            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now, txId);
             sharedMarker = marker;
         }
         return sharedSource;

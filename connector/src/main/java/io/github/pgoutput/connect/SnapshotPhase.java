@@ -182,8 +182,8 @@ final class SnapshotPhase implements AutoCloseable {
                 PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
                 log.info("Created publication {} for the snapshot", settings.publicationName());
             }
-            tables = SnapshotTables.published(sql, settings.publicationName()).stream()
-                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
+            tables = SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
+                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList(), config.tableIncludeList());
         }
         SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
                 .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
@@ -217,7 +217,7 @@ final class SnapshotPhase implements AutoCloseable {
                 return done;
             }
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
-            Draft draft = builder.snapshotRow(row, consistentPoint);
+            Draft draft = builder.snapshotRow(row, consistentPoint, reader.transactionId());
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
                     : inProgress();
             add(draft, offset, out, builder.contextHeaders());
