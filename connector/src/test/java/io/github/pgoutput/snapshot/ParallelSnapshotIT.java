@@ -115,7 +115,8 @@ class ParallelSnapshotIT {
 
     private static List<String> sequence(ReplicationSettings settings, SnapshotSettings snapshot) throws Exception {
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
-             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, CAPTURED, snapshot)) {
+             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, SnapshotTables.inCaptureOrder(CAPTURED, List.of()),
+                     snapshot)) {
             return SnapshotTestSupport.readAll(reader).stream().map(r -> r.values().get(1)).toList();
         }
     }
