@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
@@ -36,6 +37,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +93,7 @@ final class ChangeRecordBuilder {
         }
 
         /** Adds Debezium's headers of this record: the context ones for a data change, the other key's if any. */
-        void addDebeziumHeaders(org.apache.kafka.connect.header.Headers headers, LifecycleHeaders.Context context) {
+        void addDebeziumHeaders(Headers headers, LifecycleHeaders.Context context) {
             if (keyHeader != null) {
                 LifecycleHeaders.addKeyChange(headers, keyHeader, keyHeaderValue == null ? null : keyHeaderValue.schema(),
                         keyHeaderValue);
@@ -112,11 +114,12 @@ final class ChangeRecordBuilder {
      * prefixes are captured.
      *
      * @param skippedOperations ops ({@code c}, {@code u}, {@code d}, {@code t}) of streamed changes that give no
-     *                          records; a skipped update whose key changed gives none of its delete, tombstone and create
+     *                          records; an update whose key changed is the delete (with its tombstone) and the create
+     *                          it becomes, which {@code d} and {@code c} skip, as Debezium
      * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
      */
     record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
-                   java.util.function.Predicate<String> messagePrefixes) {
+                   Predicate<String> messagePrefixes) {
 
         /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
         static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
