@@ -3,7 +3,9 @@ package io.github.pgoutput.connect;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
@@ -34,6 +37,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,10 +76,68 @@ final class ChangeRecordBuilder {
     /** Debezium's data collection name of logical decoding messages, in the END record's {@code data_collections}. */
     static final String MESSAGE_DATA_COLLECTION = "LOGICAL_DECODING_MESSAGE";
 
-    /** The contents of one record, before the task adds partition, offset and headers. */
-    record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
+    /**
+     * The contents of one record, before the task adds partition, offset and headers.
+     *
+     * @param dataChange     a table's change or snapshot row (or its tombstone): gets Debezium's context headers
+     * @param keyHeader      {@link LifecycleHeaders#OLD_KEY} or {@link LifecycleHeaders#NEW_KEY} for the records of a
+     *                       key-changing update, else null
+     * @param keyHeaderValue the key that header carries, of schema {@code keySchema}
+     */
+    record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs,
+                 boolean dataChange, String keyHeader, Struct keyHeaderValue) {
+
+        /** A record that is no table's change (a transaction or logical decoding message record). */
+        Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
+            this(topic, keySchema, key, valueSchema, value, timestampMs, false, null, null);
+        }
+
+        /** Adds Debezium's headers of this record: the context ones for a data change, the other key's if any. */
+        void addDebeziumHeaders(Headers headers, LifecycleHeaders.Context context) {
+            if (keyHeader != null) {
+                LifecycleHeaders.addKeyChange(headers, keyHeader, keyHeaderValue == null ? null : keyHeaderValue.schema(),
+                        keyHeaderValue);
+            }
+            if (dataChange) {
+                context.addTo(headers);
+            }
+        }
+
+        private Draft withKeyHeader(String header, Struct otherKey) {
+            return new Draft(topic, keySchema, key, valueSchema, value, timestampMs, dataChange, header, otherKey);
+        }
     }
 
+    /**
+     * What the builder emits beyond the schemas: Debezium's context headers, the operations {@code skipped.operations}
+     * names, the form of a logical decoding message's content ({@code binary.handling.mode}) and which message
+     * prefixes are captured.
+     *
+     * @param skippedOperations ops ({@code c}, {@code u}, {@code d}, {@code t}) of streamed changes that give no
+     *                          records; an update whose key changed is the delete (with its tombstone) and the create
+     *                          it becomes, which {@code d} and {@code c} skip, as Debezium
+     * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
+     */
+    record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
+                   Predicate<String> messagePrefixes) {
+
+        /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
+        static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
+
+        Options {
+            Objects.requireNonNull(context);
+            skippedOperations = Set.copyOf(skippedOperations);
+            Objects.requireNonNull(messageContent);
+            Objects.requireNonNull(messagePrefixes);
+        }
+    }
+
+    private final Options options;
+    private final boolean skipsCreate;
+    private final boolean skipsUpdate;
+    private final boolean skipsDelete;
+    private final boolean skipsTruncate;
+    private final Schema messageContentSchema;
     private final TopicNames topics;
     private final AvroNames names;
     private final PostgresTypeMapper types;
@@ -117,6 +179,22 @@ final class ChangeRecordBuilder {
     ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
                         PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
                         BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata) {
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, keyColumns,
+                transactionMetadata, Options.DEFAULTS);
+    }
+
+    /** @param options context headers, skipped operations and the form of logical decoding messages */
+    ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata,
+                        Options options) {
+        this.options = Objects.requireNonNull(options);
+        skipsCreate = options.skippedOperations().contains(OP_CREATE);
+        skipsUpdate = options.skippedOperations().contains(OP_UPDATE);
+        skipsDelete = options.skippedOperations().contains(OP_DELETE);
+        skipsTruncate = options.skippedOperations().contains(OP_TRUNCATE);
+        messageContentSchema = options.messageContent() == BinaryHandlingMode.BYTES ? Schema.OPTIONAL_BYTES_SCHEMA
+                : Schema.OPTIONAL_STRING_SCHEMA;
         this.source = new SourceBlock(serverName, database, version);
         this.transactionMetadata = transactionMetadata;
         this.topics = Objects.requireNonNull(topics);
@@ -135,7 +213,7 @@ final class ChangeRecordBuilder {
                 .field("prefix", Schema.OPTIONAL_STRING_SCHEMA).build();
         messageBlockSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Message").version(1)
                 .field("prefix", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("content", Schema.OPTIONAL_BYTES_SCHEMA)
+                .field("content", messageContentSchema)
                 .build();
         messageValueSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageValue").version(1)
                 .field(TableSchema.Envelope.OP, Schema.STRING_SCHEMA)
@@ -166,7 +244,7 @@ final class ChangeRecordBuilder {
     List<Draft> build(ChangeEvent event, Delivery delivery, long firstOrder) {
         if (delivery != countedDelivery) {
             if (countedDelivery != null) {
-                source.committed(countedDelivery.endLsn());
+                source.committed(countedDelivery.endLsn(), countedDelivery.time());
             }
             countedDelivery = delivery;
             perCollectionCounts.clear();
@@ -175,6 +253,10 @@ final class ChangeRecordBuilder {
         deliveryOrder = firstOrder;
         PgOutputMessage.StreamScoped message = event.message();
         if (!(message instanceof LogicalMessage) && !(message instanceof Truncate) && !isCaptured(event.relation())) {
+            return List.of();
+        }
+        if (skipped(message)) {
+            // As a change of a table not captured: the delivery still ends, is acknowledged and moves the offset.
             return List.of();
         }
         List<Draft> drafts = new ArrayList<>(3);
@@ -208,6 +290,31 @@ final class ChangeRecordBuilder {
     }
 
     /**
+     * Whether {@code skipped.operations} or the message prefix filter drops this change. Updates are decided in
+     * {@link #update}: one whose key changed gives a delete and a create, which {@code d} and {@code c} skip.
+     */
+    private boolean skipped(PgOutputMessage.StreamScoped message) {
+        if (message instanceof Insert) {
+            return skipsCreate;
+        }
+        if (message instanceof Delete) {
+            return skipsDelete;
+        }
+        if (message instanceof Truncate) {
+            return skipsTruncate;
+        }
+        if (message instanceof LogicalMessage logical) {
+            return !options.messagePrefixes().test(logical.prefix());
+        }
+        return false;
+    }
+
+    /** The header objects of this task run that go on every data change and snapshot record. */
+    LifecycleHeaders.Context contextHeaders() {
+        return options.context();
+    }
+
+    /**
      * The record of one snapshot row: op {@code r}, {@code source.snapshot} from the row's marker, {@code source.lsn}
      * the consistent point, no transaction block. The table goes through the same schema path as a streamed
      * Relation with the same columns, so snapshot and streamed records of a table share their schemas.
@@ -215,6 +322,11 @@ final class ChangeRecordBuilder {
      * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
      */
     Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
+        return snapshotRow(row, consistentPoint, null);
+    }
+
+    /** @param txId the snapshot transaction's id, {@code source.txId}; null when unknown */
+    Draft snapshotRow(SnapshotRow row, Lsn consistentPoint, Long txId) {
         if (row.table() != snapshotTable) {
             snapshotSchema = schemaOf(relationOf(row.table()));
             snapshotTable = row.table();
@@ -230,11 +342,11 @@ final class ChangeRecordBuilder {
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.AFTER, after)
                 .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
-                        snapshotTime))
+                        snapshotTime, txId))
                 .put(TableSchema.Envelope.OP, OP_READ);
         putTimestamps(value, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
-                now.toEpochMilli());
+                now.toEpochMilli(), true, null, null);
     }
 
     /**
@@ -285,11 +397,11 @@ final class ChangeRecordBuilder {
      * changed once built): building and validating it anew for each of tens of thousands of rows per second is a
      * measurable part of a snapshot's cost.
      */
-    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now) {
+    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now, Long txId) {
         Struct last = sharedSource;
         if (last == null || (Long) last.get(SourceBlock.TS_MS) != now.toEpochMilli() || !marker.equals(sharedMarker)
-                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value()) {
-            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now);
+                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value() || !Objects.equals(last.get("txId"), txId)) {
+            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now, txId);
             sharedMarker = marker;
         }
         return sharedSource;
@@ -329,9 +441,19 @@ final class ChangeRecordBuilder {
         // then whether the key changed is unknown, and the change stays one update.
         Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, before)).orElse(null);
         if (oldKey != null && !oldKey.equals(newKey)) {
-            drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery));
-            addTombstone(table, oldKey, drafts);
-            drafts.add(change(table, OP_CREATE, null, after, newKey, event, delivery));
+            // As Debezium: the delete and its tombstone name the new key, the create the old one.
+            if (!skipsDelete) {
+                drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.NEW_KEY, newKey));
+                addTombstone(table, oldKey, drafts);
+            }
+            if (!skipsCreate) {
+                drafts.add(change(table, OP_CREATE, null, after, newKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.OLD_KEY, oldKey));
+            }
+            return;
+        }
+        if (skipsUpdate) {
             return;
         }
         drafts.add(change(table, OP_UPDATE, before, after, newKey, event, delivery));
@@ -375,8 +497,9 @@ final class ChangeRecordBuilder {
     /** A tombstone after a delete, with the delete's key; as Debezium, also with a null key (a table without key). */
     private void addTombstone(TableSchema table, Struct key, List<Draft> drafts) {
         if (tombstones) {
+            Draft delete = drafts.get(drafts.size() - 1);
             drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
-                    drafts.get(drafts.size() - 1).timestampMs()));
+                    delete.timestampMs(), true, delete.keyHeader(), delete.keyHeaderValue()));
             deliveryOrder++;
         }
     }
@@ -392,7 +515,8 @@ final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.OP, op);
         putTimestamps(value, Instant.now());
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
-        return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp);
+        return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp, true,
+                null, null);
     }
 
     private Draft message(LogicalMessage logical, ChangeEvent event, Delivery delivery) {
@@ -404,10 +528,25 @@ final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.TRANSACTION, transactionBlock(MESSAGE_DATA_COLLECTION, event, delivery))
                 .put("message", new Struct(messageBlockSchema)
                         .put("prefix", logical.prefix())
-                        .put("content", logical.content().toByteArray()));
+                        .put("content", messageContent(logical.content().toByteArray())));
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
         return new Draft(topic, messageKeySchema, new Struct(messageKeySchema).put("prefix", logical.prefix()), messageValueSchema, value,
                 timestamp);
+    }
+
+    /** A message's content as {@code binary.handling.mode} has bytea values: bytes or a string encoding them. */
+    private Object messageContent(byte[] content) {
+        BinaryHandlingMode mode = options.messageContent();
+        if (mode == BinaryHandlingMode.BASE64) {
+            return Base64.getEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.BASE64_URL_SAFE) {
+            return Base64.getUrlEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.HEX) {
+            return HexFormat.of().formatHex(content);
+        }
+        return content;
     }
 
     /**

@@ -62,6 +62,30 @@ final class ConfigValidators {
         }, () -> "comma-separated regular expressions");
     }
 
+    /** {@code plugin.name}: only {@code pgoutput}, the one logical decoding output this connector reads. */
+    static ConfigDef.Validator pgoutputPluginOnly() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value != null && !"pgoutput".equals(value.toString().trim())) {
+                throw new ConfigException(name, value, "this connector reads the pgoutput logical decoding output only;"
+                        + " set " + name + "=pgoutput (or remove it). decoderbufs and wal2json are not supported");
+            }
+        }, () -> "pgoutput");
+    }
+
+    /** {@code skipped.operations}: {@code none}, or some of {@code c}, {@code u}, {@code d}, {@code t}, {@code r}. */
+    static ConfigDef.Validator skippedOperations() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            List<?> items = (List<?>) value;
+            for (Object item : items) {
+                String op = item.toString().trim();
+                if (op.equals("none") ? items.size() > 1 : !List.of("c", "u", "d", "t", "r").contains(op)) {
+                    throw new ConfigException(name, value, "'" + op + "' is not an operation to skip; use a comma-separated"
+                            + " list of c (inserts), u (updates), d (deletes), t (truncates), or none alone");
+                }
+            }
+        }, () -> "none, or a comma-separated list of c, u, d, t");
+    }
+
     static ConfigDef.Validator messageKeyColumns() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             try {

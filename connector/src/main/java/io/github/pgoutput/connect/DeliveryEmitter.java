@@ -217,6 +217,7 @@ final class DeliveryEmitter {
         LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.endLsn(), outcome,
                 gid != null, numbered.order(), gid));
         Draft draft = numbered.draft();
+        draft.addDebeziumHeaders(headers, builder.contextHeaders());
         SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(at), draft.topic(), null, draft.keySchema(),
                 draft.key(), draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
         tracker.emitted(unit, record);

@@ -1,7 +1,13 @@
 package io.github.pgoutput.connect;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
 
 import io.github.pgoutput.pgoutput.Lsn;
@@ -30,6 +36,23 @@ import io.github.pgoutput.pgoutput.Xid;
  *       records</td></tr>
  * </table>
  *
+ * <p>Debezium's headers, with Debezium's names and values:
+ * <table>
+ *   <caption>Debezium headers</caption>
+ *   <tr><th>Header</th><th>Type</th><th>Meaning</th></tr>
+ *   <tr><td>{@code __debezium.oldkey}</td><td>the table's key struct</td><td>on the create record of a key-changing
+ *       update: the row's old key</td></tr>
+ *   <tr><td>{@code __debezium.newkey}</td><td>the table's key struct</td><td>on the delete record (and its tombstone)
+ *       of a key-changing update: the row's new key</td></tr>
+ *   <tr><td>{@code __debezium.context.connectorLogicalName}</td><td>string</td><td>{@code topic.prefix}; with
+ *       {@code extended.headers.enabled}, on every data change and snapshot record, as the three below</td></tr>
+ *   <tr><td>{@code __debezium.context.taskId}</td><td>string</td><td>the task's number ({@code 0}: there is one
+ *       task)</td></tr>
+ *   <tr><td>{@code __debezium.context.connectorName}</td><td>string</td><td>{@code postgresql}, the name Debezium's
+ *       PostgreSQL connector gives</td></tr>
+ *   <tr><td>{@code __debezium.context.runId}</td><td>string UUID</td><td>new each time a task starts</td></tr>
+ * </table>
+ *
  * <p>Stateless and thread-safe.
  */
 public final class LifecycleHeaders {
@@ -42,6 +65,14 @@ public final class LifecycleHeaders {
     public static final String TX_ORDER = "pg.tx_order";
     public static final String GID = "pg.gid";
     public static final String SNAPSHOT = "pg.snapshot";
+    public static final String OLD_KEY = "__debezium.oldkey";
+    public static final String NEW_KEY = "__debezium.newkey";
+    public static final String CONTEXT_LOGICAL_NAME = "__debezium.context.connectorLogicalName";
+    public static final String CONTEXT_TASK_ID = "__debezium.context.taskId";
+    public static final String CONTEXT_CONNECTOR_NAME = "__debezium.context.connectorName";
+    public static final String CONTEXT_RUN_ID = "__debezium.context.runId";
+    /** The {@code connectorName} Debezium's PostgreSQL connector writes. */
+    static final String CONNECTOR_NAME = "postgresql";
 
     private LifecycleHeaders() {
     }
@@ -107,5 +138,51 @@ public final class LifecycleHeaders {
         headers.addBoolean(SNAPSHOT, true);
         headers.addString(LSN, Objects.requireNonNull(consistentPoint, "consistentPoint").toString());
         return headers;
+    }
+
+    /** Adds {@code __debezium.oldkey} or {@code __debezium.newkey}: the other key of a key-changing update. */
+    public static Headers addKeyChange(Headers headers, String name, Schema keySchema, Struct key) {
+        if (!OLD_KEY.equals(name) && !NEW_KEY.equals(name)) {
+            throw new IllegalArgumentException("not a key change header: " + name);
+        }
+        headers.add(name, key, keySchema);
+        return headers;
+    }
+
+    /**
+     * Debezium's context headers of one task run, built once: the same header objects go on every record, so adding
+     * them costs four list appends per record.
+     */
+    public static final class Context {
+
+        /** No context headers ({@code extended.headers.enabled=false}). */
+        public static final Context NONE = new Context(List.of());
+
+        private final List<Header> headers;
+
+        private Context(List<Header> headers) {
+            this.headers = headers;
+        }
+
+        /** The headers of a task run: {@code runId} names it. */
+        public static Context of(String logicalName, String taskId, UUID runId) {
+            Headers built = new ConnectHeaders()
+                    .addString(CONTEXT_LOGICAL_NAME, Objects.requireNonNull(logicalName))
+                    .addString(CONTEXT_TASK_ID, Objects.requireNonNull(taskId))
+                    .addString(CONTEXT_CONNECTOR_NAME, CONNECTOR_NAME)
+                    .addString(CONTEXT_RUN_ID, runId.toString());
+            List<Header> headers = new java.util.ArrayList<>(4);
+            // A header is immutable: the same objects can go on every record.
+            built.forEach(headers::add);
+            return new Context(List.copyOf(headers));
+        }
+
+        /** Adds the context headers to {@code headers}. */
+        public Headers addTo(Headers target) {
+            for (Header header : headers) {
+                target.add(header);
+            }
+            return target;
+        }
     }
 }

@@ -147,10 +147,30 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String MESSAGES_ENABLED_CONFIG = "messages.enabled";
     private static final String MESSAGES_ENABLED_DOC = "Whether logical decoding messages (pg_logical_emit_message) are "
-            + "requested and written to the topic <topic.prefix>.message. Transactional messages go out with their "
-            + "transaction; non-transactional ones at once.";
-    private static final boolean MESSAGES_ENABLED_DEFAULT = false;
+            + "requested and written to the topic <topic.prefix>.message, as Debezium writes them. Transactional messages "
+            + "go out with their transaction; non-transactional ones at once. false: PostgreSQL does not send them at all "
+            + "(not a Debezium key; Debezium always requests them and filters with message.prefix.include.list / "
+            + "message.prefix.exclude.list, which work here too).";
+    private static final boolean MESSAGES_ENABLED_DEFAULT = true;
     private static final String MESSAGES_ENABLED_DISPLAY = "Logical decoding messages";
+
+    public static final String PLUGIN_NAME_CONFIG = "plugin.name";
+    private static final String PLUGIN_NAME_DOC = "Debezium's logical decoding output plugin. This connector reads "
+            + "pgoutput only; any other value (decoderbufs, wal2json) fails validation.";
+    private static final String PLUGIN_NAME_DEFAULT = "pgoutput";
+    private static final String PLUGIN_NAME_DISPLAY = "Logical decoding plugin";
+
+    public static final String MESSAGE_PREFIX_INCLUDE_LIST_CONFIG = "message.prefix.include.list";
+    private static final String MESSAGE_PREFIX_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against "
+            + "the whole prefix of a logical decoding message; only matching messages give records. Empty: every "
+            + "message. Do not combine with message.prefix.exclude.list.";
+    private static final String MESSAGE_PREFIX_INCLUDE_LIST_DISPLAY = "Message prefixes to include";
+
+    public static final String MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG = "message.prefix.exclude.list";
+    private static final String MESSAGE_PREFIX_EXCLUDE_LIST_DOC = "Comma-separated regular expressions matched against "
+            + "the whole prefix of a logical decoding message; matching messages give no records. Do not combine with "
+            + "message.prefix.include.list.";
+    private static final String MESSAGE_PREFIX_EXCLUDE_LIST_DISPLAY = "Message prefixes to exclude";
 
     public static final String STATUS_UPDATE_INTERVAL_MS_CONFIG = "status.update.interval.ms";
     private static final String STATUS_UPDATE_INTERVAL_MS_DOC = "Milliseconds between standby status updates sent to "
@@ -203,6 +223,22 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "key, null value) so that log compaction can drop the row's records.";
     private static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
     private static final String TOMBSTONES_ON_DELETE_DISPLAY = "Tombstones on delete";
+
+    public static final String SKIPPED_OPERATIONS_CONFIG = "skipped.operations";
+    private static final String SKIPPED_OPERATIONS_DOC = "Streamed operations that give no records, comma-separated: c "
+            + "(inserts), u (updates), d (deletes, with their tombstones), t (truncates), or none. A key-changing update "
+            + "gives a delete and a create, which d and c skip. Skipped changes still move the offset and the slot. r is "
+            + "accepted, as by Debezium, and skips nothing (snapshot rows are always written). As Debezium, truncates are "
+            + "skipped by default.";
+    private static final String SKIPPED_OPERATIONS_DEFAULT = "t";
+    private static final String SKIPPED_OPERATIONS_DISPLAY = "Skipped operations";
+
+    public static final String EXTENDED_HEADERS_ENABLED_CONFIG = "extended.headers.enabled";
+    private static final String EXTENDED_HEADERS_ENABLED_DOC = "Whether data change and snapshot records carry "
+            + "Debezium's context headers __debezium.context.connectorLogicalName (topic.prefix), .connectorName "
+            + "(postgresql), .taskId and .runId (new each time the task starts).";
+    private static final boolean EXTENDED_HEADERS_ENABLED_DEFAULT = true;
+    private static final String EXTENDED_HEADERS_ENABLED_DISPLAY = "Debezium context headers";
 
     public static final String MESSAGE_KEY_COLUMNS_CONFIG = "message.key.columns";
     private static final String MESSAGE_KEY_COLUMNS_DOC = "The columns that form the record key of some tables, as "
@@ -349,8 +385,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String SNAPSHOT_MAX_THREADS_CONFIG = "snapshot.max.threads";
     private static final String SNAPSHOT_MAX_THREADS_DOC = "Tables snapshotted in parallel, each over its own "
-            + "connection sharing one exported snapshot.";
-    private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 2;
+            + "connection sharing one exported snapshot. Tables are taken in Debezium's order (per table.include.list "
+            + "expression, by name). Default 1, as Debezium: with more, rows of tables read at once interleave, and "
+            + "which table's row is the snapshot's last (source.snapshot=last) depends on which finishes last.";
+    private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 1;
     private static final String SNAPSHOT_MAX_THREADS_DISPLAY = "Snapshot threads";
 
     public static final String SNAPSHOT_INCLUDE_LIST_CONFIG = "snapshot.include.list";
@@ -419,6 +457,12 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 GROUP_REPLICATION, ++order, Width.SHORT, PREPARED_TRANSACTION_MODE_DISPLAY);
         def.define(MESSAGES_ENABLED_CONFIG, Type.BOOLEAN, MESSAGES_ENABLED_DEFAULT,
                 Importance.LOW, MESSAGES_ENABLED_DOC, GROUP_REPLICATION, ++order, Width.SHORT, MESSAGES_ENABLED_DISPLAY);
+        def.define(MESSAGE_PREFIX_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(), Importance.LOW,
+                MESSAGE_PREFIX_INCLUDE_LIST_DOC, GROUP_REPLICATION, ++order, Width.LONG, MESSAGE_PREFIX_INCLUDE_LIST_DISPLAY);
+        def.define(MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(), Importance.LOW,
+                MESSAGE_PREFIX_EXCLUDE_LIST_DOC, GROUP_REPLICATION, ++order, Width.LONG, MESSAGE_PREFIX_EXCLUDE_LIST_DISPLAY);
+        def.define(PLUGIN_NAME_CONFIG, Type.STRING, PLUGIN_NAME_DEFAULT, ConfigValidators.pgoutputPluginOnly(),
+                Importance.LOW, PLUGIN_NAME_DOC, GROUP_REPLICATION, ++order, Width.SHORT, PLUGIN_NAME_DISPLAY);
         def.define(STATUS_UPDATE_INTERVAL_MS_CONFIG, Type.INT, STATUS_UPDATE_INTERVAL_MS_DEFAULT,
                 ConfigDef.Range.atLeast(1), Importance.LOW, STATUS_UPDATE_INTERVAL_MS_DOC, GROUP_REPLICATION, ++order,
                 Width.SHORT, STATUS_UPDATE_INTERVAL_MS_DISPLAY);
@@ -439,6 +483,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(TOMBSTONES_ON_DELETE_CONFIG, Type.BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT,
                 Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS, ++order, Width.SHORT,
                 TOMBSTONES_ON_DELETE_DISPLAY);
+        def.define(SKIPPED_OPERATIONS_CONFIG, Type.LIST, SKIPPED_OPERATIONS_DEFAULT, ConfigValidators.skippedOperations(),
+                Importance.LOW, SKIPPED_OPERATIONS_DOC, GROUP_RECORDS, ++order, Width.SHORT, SKIPPED_OPERATIONS_DISPLAY);
+        def.define(EXTENDED_HEADERS_ENABLED_CONFIG, Type.BOOLEAN, EXTENDED_HEADERS_ENABLED_DEFAULT, Importance.LOW,
+                EXTENDED_HEADERS_ENABLED_DOC, GROUP_RECORDS, ++order, Width.SHORT, EXTENDED_HEADERS_ENABLED_DISPLAY);
         def.define(MESSAGE_KEY_COLUMNS_CONFIG, Type.STRING, MESSAGE_KEY_COLUMNS_DEFAULT,
                 ConfigValidators.messageKeyColumns(), Importance.MEDIUM, MESSAGE_KEY_COLUMNS_DOC, GROUP_RECORDS, ++order,
                 Width.LONG, MESSAGE_KEY_COLUMNS_DISPLAY);
@@ -619,6 +667,29 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public PreparedTransactionMode preparedTransactionMode() {
         return ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG,
                 getString(PREPARED_TRANSACTION_MODE_CONFIG));
+    }
+
+    /** {@code skipped.operations}: the ops (c, u, d, t, r) to skip; empty for {@code none}. */
+    public java.util.Set<String> skippedOperations() {
+        java.util.Set<String> ops = new java.util.HashSet<>();
+        for (String op : getList(SKIPPED_OPERATIONS_CONFIG)) {
+            if (!op.trim().equals("none")) {
+                ops.add(op.trim());
+            }
+        }
+        return java.util.Set.copyOf(ops);
+    }
+
+    public boolean extendedHeadersEnabled() {
+        return getBoolean(EXTENDED_HEADERS_ENABLED_CONFIG);
+    }
+
+    public List<Pattern> messagePrefixIncludeList() {
+        return patterns(MESSAGE_PREFIX_INCLUDE_LIST_CONFIG);
+    }
+
+    public List<Pattern> messagePrefixExcludeList() {
+        return patterns(MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG);
     }
 
     public boolean messagesEnabled() {

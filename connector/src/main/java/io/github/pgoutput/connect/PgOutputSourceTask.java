@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -59,6 +60,8 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
     private static final String CONNECTOR_NAME_PROPERTY = "name";
+    /** Debezium's {@code __debezium.context.taskId}: the connector runs one task. */
+    private static final String TASK_ID = "0";
 
     /** What the task is doing; each poll works on the current phase. */
     private sealed interface Phase permits Planning, Decided, Snapshotting, Connecting, Streaming, Idle, BackingOff {
@@ -124,6 +127,8 @@ public class PgOutputSourceTask extends SourceTask {
     private SnapshotMetrics snapshotMetrics;
     /** {@link RecordNumbering#fingerprint} of this task's configuration. */
     private String numbering;
+    /** Context headers, skipped operations, message filter: built once per start (one runId per task run). */
+    private ChangeRecordBuilder.Options recordOptions;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -148,6 +153,7 @@ public class PgOutputSourceTask extends SourceTask {
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
         numbering = RecordNumbering.fingerprint(config);
+        recordOptions = null;
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
@@ -396,7 +402,22 @@ public class PgOutputSourceTask extends SourceTask {
                 new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
                 new ColumnTypes(pipeline.typeCatalog()),
                 config.tombstonesOnDelete(), (schema, table) -> ConnectorSettings.captured(include, exclude, schema + "." + table),
-                config.messageKeyColumns(), config.provideTransactionMetadata());
+                config.messageKeyColumns(), config.provideTransactionMetadata(), recordOptions());
+    }
+
+    /** Built once per task start: the context headers are the same objects on every record of this run. */
+    private ChangeRecordBuilder.Options recordOptions() {
+        if (recordOptions == null) {
+            List<Pattern> include = config.messagePrefixIncludeList();
+            List<Pattern> exclude = config.messagePrefixExcludeList();
+            recordOptions = new ChangeRecordBuilder.Options(
+                    config.extendedHeadersEnabled()
+                            ? LifecycleHeaders.Context.of(config.topicPrefix(), TASK_ID, UUID.randomUUID())
+                            : LifecycleHeaders.Context.NONE,
+                    config.skippedOperations(), config.binaryHandlingMode(),
+                    prefix -> ConnectorSettings.captured(include, exclude, prefix));
+        }
+        return recordOptions;
     }
 
     /** Opens the stream, the assembler and the emitter from the durable position. */

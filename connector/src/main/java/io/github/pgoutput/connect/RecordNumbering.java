@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  * <p>Why it exists: a delivery's records are numbered 1, 2, ... as they are emitted, and which records a delivery has
  * depends on the configuration: the captured tables (changes on other tables give no record), tombstones after
  * deletes, the BEGIN/END records of the transaction topic, logical messages (PostgreSQL sends them only when asked)
- * two-phase staging (PREPARED plus an outcome, or one ordinary transaction) and the key columns (an update that
- * changes the key is a delete, a tombstone and a create). A stored offset that is inside a
+ * two-phase staging (PREPARED plus an outcome, or one ordinary transaction), the key columns (an update that
+ * changes the key is a delete, a tombstone and a create), skipped.operations and the message prefix lists. A stored offset that is inside a
  * delivery names record {@code n}; after one of these settings changed, record {@code n} is another record, and
  * skipping {@code n} records would drop or repeat data. The offset therefore stores this fingerprint, and a resume
  * with another fingerprint emits the delivery again from its first record (at-least-once: the records already in
@@ -38,7 +38,10 @@ final class RecordNumbering {
                 "transactions=" + config.provideTransactionMetadata(),
                 "messages=" + config.messagesEnabled(),
                 "prepared=" + config.preparedTransactionMode().name(),
-                "keys=" + config.getString(PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG));
+                "keys=" + config.getString(PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG),
+                "skipped=" + new java.util.TreeSet<>(config.skippedOperations()),
+                "messageInclude=" + patterns(config.messagePrefixIncludeList()),
+                "messageExclude=" + patterns(config.messagePrefixExcludeList()));
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);

@@ -191,8 +191,8 @@ final class SnapshotPhase implements AutoCloseable {
                 PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
                 log.info("Created publication {} for the snapshot", settings.publicationName());
             }
-            tables = SnapshotTables.published(sql, settings.publicationName()).stream()
-                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
+            tables = SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
+                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList(), config.tableIncludeList());
         }
         SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
                 .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
@@ -230,10 +230,10 @@ final class SnapshotPhase implements AutoCloseable {
                 return done;
             }
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
-            Draft draft = builder.snapshotRow(row, consistentPoint);
+            Draft draft = builder.snapshotRow(row, consistentPoint, reader.transactionId());
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
                     : inProgress();
-            add(draft, offset, out);
+            add(draft, offset, out, builder.contextHeaders());
             if (last) {
                 finish();
             }
@@ -249,9 +249,10 @@ final class SnapshotPhase implements AutoCloseable {
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }
 
-    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out) {
+    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out, LifecycleHeaders.Context context) {
         ConnectHeaders headers = new ConnectHeaders();
         LifecycleHeaders.addSnapshot(headers, consistentPoint);
+        draft.addDebeziumHeaders(headers, context);
         SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
                 draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
         tracker.emitted(unit, record);

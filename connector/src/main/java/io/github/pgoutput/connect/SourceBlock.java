@@ -18,12 +18,13 @@ import org.apache.kafka.connect.data.Struct;
  *   <li>{@code version}: this connector's version; {@code connector}: {@value #CONNECTOR}; {@code name}: the
  *       topic prefix; {@code db}: the database.</li>
  *   <li>{@code ts_ms}, {@code ts_us}, {@code ts_ns}: the commit time of the transaction (a snapshot row: when the
- *       snapshot's first row was read, the same for all).</li>
+ *       snapshot's first row was read, the same for all; a non-transactional message: the last commit's time this
+ *       task saw, as Debezium, or now before the first).</li>
  *   <li>{@code snapshot}: an {@code io.debezium.data.Enum} of {@value #SNAPSHOT_VALUES}, default {@code false}:
  *       {@code false} when streamed, the row's marker in a snapshot.</li>
  *   <li>{@code sequence}: {@code ["<last commit LSN>","<lsn>"]} as decimal strings, the first null before the first
  *       commit this task saw; {@code lsn}: the change's own WAL position (a snapshot row: the consistent point);
- *       {@code txId}: the xid; {@code schema}, {@code table}: the table ({@code ""} for a message).</li>
+ *       {@code txId}: the xid (a snapshot row: the snapshot transaction's, as Debezium); {@code schema}, {@code table}: the table ({@code ""} for a message).</li>
  *   <li>{@code xmin}, {@code origin}, {@code origin_lsn}: null, as Debezium leaves them without
  *       {@code xmin.fetch.interval.ms} and for changes not replicated from another server.</li>
  * </ul>
@@ -42,6 +43,7 @@ final class SourceBlock {
     private final String version;
     private final Schema schema;
     private Lsn lastCommit;
+    private Instant lastCommitTime;
 
     SourceBlock(String serverName, String database, String version) {
         this.serverName = Objects.requireNonNull(serverName);
@@ -78,9 +80,20 @@ final class SourceBlock {
         lastCommit = endLsn;
     }
 
+    /**
+     * A transaction ended at {@code endLsn}, committed at {@code time} (null when unknown): also the time a later
+     * non-transactional message reports, as Debezium repeats the last commit's time for it.
+     */
+    void committed(Lsn endLsn, Instant time) {
+        committed(endLsn);
+        if (time != null) {
+            lastCommitTime = time;
+        }
+    }
+
     /** The block of a streamed change or message; {@code schema} and {@code table} are {@code ""} for a message. */
     Struct streamed(String schemaName, String table, ChangeEvent event, Delivery delivery) {
-        Instant time = delivery.time() == null ? Instant.now() : delivery.time();
+        Instant time = delivery.time() != null ? delivery.time() : lastCommitTime != null ? lastCommitTime : Instant.now();
         Lsn lsn = event.walPosition();
         if (!delivery.xid().isValid()) {
             // A non-transactional message is its own commit, counted before its record as Debezium counts it.
@@ -90,9 +103,12 @@ final class SourceBlock {
                 .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null);
     }
 
-    /** The block of a snapshot row of the snapshot taken at {@code now} (its start) at {@code consistentPoint}. */
-    Struct snapshot(String schemaName, String table, String marker, Lsn consistentPoint, Instant now) {
-        return common(now, schemaName, table, marker, consistentPoint);
+    /**
+     * The block of a snapshot row of the snapshot taken at {@code now} (its start) at {@code consistentPoint}, read in
+     * the transaction {@code txId} (null when unknown).
+     */
+    Struct snapshot(String schemaName, String table, String marker, Lsn consistentPoint, Instant now, Long txId) {
+        return common(now, schemaName, table, marker, consistentPoint).put("txId", txId);
     }
 
     private Struct common(Instant time, String schemaName, String table, String snapshot, Lsn lsn) {

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -29,8 +30,8 @@ import java.util.regex.Pattern;
  *
  * <p>Each of up to {@code snapshot.max.threads} reader threads has its own connection, which imports the snapshot
  * ({@code BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT}) before {@link #start} returns;
- * the exporting replication connection may be closed after that. The threads take the tables in order of schema and
- * name and read each with {@code COPY ... TO STDOUT} in text format, one row at a time, into a queue that holds
+ * the exporting replication connection may be closed after that. The threads take the tables in the order given
+ * and read each with {@code COPY ... TO STDOUT} in text format, one row at a time, into a queue that holds
  * {@link SnapshotSettings#bufferedRows()} rows (in batches of up to 256, plus the batch each reader is filling); when
  * the consumer does not keep up, the readers wait. Memory therefore
  * does not depend on table size. Rows of tables read at the same time interleave; each table's rows come in the order
@@ -59,13 +60,16 @@ public final class SnapshotReader implements AutoCloseable {
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
     private final List<Connection> connections;
+    /** The first reader transaction's id, or null on a standby: every snapshot row's {@code source.txId}. */
+    private final Long transactionId;
     /** Consumer side: a row held back until the next item shows whether it is the last; rows handed out so far. */
     private SnapshotRow held;
     private Iterator<SnapshotRow> batch = Collections.emptyIterator();
     private long handedOut;
     private boolean finished;
 
-    private SnapshotReader(List<SnapshotTable> tables, SnapshotSettings settings, List<Connection> connections) {
+    private SnapshotReader(List<SnapshotTable> tables, SnapshotSettings settings, List<Connection> connections, Long transactionId) {
+        this.transactionId = transactionId;
         this.tables = tables;
         this.settings = settings;
         this.connections = connections;
@@ -80,7 +84,8 @@ public final class SnapshotReader implements AutoCloseable {
      * then starts reading. Returns once the snapshot is imported everywhere: close the {@link ExportedSnapshot} then.
      *
      * @param capturedTables the tables the connector captures (e.g. {@link SnapshotTables#published}); those that
-     *                       {@link SnapshotSettings#includes} are read, in order of schema and table name
+     *                       {@link SnapshotSettings#includes} are read, in this order (the connector passes
+     *                       {@link SnapshotTables#inCaptureOrder}, Debezium's)
      * @param user           the role's name, for the privilege message
      * @throws SnapshotException {@link Reason#SNAPSHOT_NOT_IMPORTABLE} when the snapshot is gone,
      *                           {@link Reason#PRIVILEGE} naming the tables the role may not SELECT from, or
@@ -92,7 +97,7 @@ public final class SnapshotReader implements AutoCloseable {
         if (snapshotName == null || !SNAPSHOT_NAME.matcher(snapshotName).matches()) {
             throw new IllegalArgumentException("not an exported snapshot name: " + snapshotName);
         }
-        List<TableName> selected = capturedTables.stream().filter(settings::includes).sorted(SnapshotTables.ORDER).distinct().toList();
+        List<TableName> selected = capturedTables.stream().filter(settings::includes).distinct().toList();
         int threadCount = Math.max(1, Math.min(settings.maxThreads(), selected.size()));
         List<Connection> connections = new ArrayList<>();
         try {
@@ -109,7 +114,8 @@ public final class SnapshotReader implements AutoCloseable {
             for (TableName t : selected) {
                 described.add(SnapshotTables.describe(connections.get(0), t, settings.publication()));
             }
-            SnapshotReader reader = new SnapshotReader(List.copyOf(described), settings, connections);
+            SnapshotReader reader = new SnapshotReader(List.copyOf(described), settings, connections,
+                    transactionId(connections.get(0)));
             LOG.info("Snapshot {}: reading {} table(s) with {} thread(s): {}", snapshotName, selected.size(), threadCount, selected);
             reader.startThreads(snapshotName);
             return reader;
@@ -121,6 +127,24 @@ public final class SnapshotReader implements AutoCloseable {
             closeAll(connections);
             throw e;
         }
+    }
+
+    /**
+     * The id of the reader transaction on {@code c}, as Debezium reports its snapshot transaction's: assigned here
+     * (pg_current_xact_id() gives even a READ ONLY transaction an id), so it is a real xid of the snapshot. Null on a
+     * standby, where no id can be assigned.
+     */
+    private static Long transactionId(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_xact_id()::text END")) {
+            String id = rs.next() ? rs.getString(1) : null;
+            return id == null ? null : Long.valueOf(id);
+        }
+    }
+
+    /** The snapshot transaction's id (of the first reader, as Debezium has one): {@code source.txId}; null on a standby. */
+    public Long transactionId() {
+        return transactionId;
     }
 
     private static void importSnapshot(Connection c, String snapshotName) throws SQLException {

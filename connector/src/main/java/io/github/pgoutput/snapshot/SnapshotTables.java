@@ -41,6 +41,26 @@ public final class SnapshotTables {
     }
 
     /**
+     * The tables in Debezium's snapshot order: for each expression of {@code table.include.list} in its order (one that
+     * matches every table when the list is empty), the tables it matches that are not listed yet, sorted by their
+     * {@code schema.table} name. Tables no expression matches come last, sorted. Pure.
+     */
+    public static List<TableName> inCaptureOrder(List<TableName> tables, List<java.util.regex.Pattern> includeList) {
+        List<TableName> sorted = tables.stream().distinct()
+                .sorted(Comparator.comparing(t -> t.schema() + "." + t.table())).toList();
+        java.util.LinkedHashSet<TableName> ordered = new java.util.LinkedHashSet<>();
+        for (java.util.regex.Pattern pattern : includeList) {
+            for (TableName t : sorted) {
+                if (pattern.matcher(t.schema() + "." + t.table()).matches()) {
+                    ordered.add(t);
+                }
+            }
+        }
+        ordered.addAll(sorted);
+        return List.copyOf(ordered);
+    }
+
+    /**
      * Fails when the connection's role may not SELECT from every table, naming each such table, before anything is
      * read.
      */

@@ -87,6 +87,32 @@ class ChangeRecordBuilderTest {
                 MessageKeyColumns.NONE, transactionMetadata);
     }
 
+    /** A builder with {@code options} (context headers, skipped operations, message content and prefixes). */
+    private static ChangeRecordBuilder builder(ChangeRecordBuilder.Options options) {
+        return new ChangeRecordBuilder("shop", "inventory", "1.0", new TopicNames("shop", "__heartbeat"), new AvroNames("shop"),
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
+                    throw new java.sql.SQLException("built-in types only: nothing to look up");
+                }), true, (s, t) -> true, MessageKeyColumns.NONE, true, options);
+    }
+
+    private static ChangeRecordBuilder.Options skipping(String... ops) {
+        return new ChangeRecordBuilder.Options(LifecycleHeaders.Context.NONE, Set.of(ops), BinaryHandlingMode.BYTES, prefix -> true);
+    }
+
+    private static PgOutputMessage keyChangingUpdate() {
+        return new Update(Xid.INVALID, 16400, Optional.of(new OldTuple(OldTuple.Kind.KEY, tuple("7", null))), tuple("8", "pen"));
+    }
+
+    private static Object op(Draft draft) {
+        return draft.value() == null ? null : value(draft).get("op");
+    }
+
+    private static org.apache.kafka.connect.header.Headers debeziumHeaders(Draft draft, LifecycleHeaders.Context context) {
+        org.apache.kafka.connect.header.Headers headers = new org.apache.kafka.connect.header.ConnectHeaders();
+        draft.addDebeziumHeaders(headers, context);
+        return headers;
+    }
+
     /** orders as the catalog has it: id the primary key, name NOT NULL with default 'unnamed'. */
     private static CatalogKey ordersCatalog(CatalogColumn... extra) {
         List<CatalogColumn> columns = new ArrayList<>(List.of(new CatalogColumn("id", true, null),
@@ -444,5 +470,150 @@ class ChangeRecordBuilderTest {
 
     private static SnapshotRow row(boolean first, boolean last, SnapshotRow.Marker marker) {
         return new SnapshotRow(ordersSnapshot(), List.of("1", "a"), first, last, marker);
+    }
+
+    @Test
+    void keyChangingUpdateNamesTheOtherKeyInDebeziumsHeaders() {
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000, keyChangingUpdate())));
+
+        assertThat(drafts).extracting(ChangeRecordBuilderTest::op).containsExactly("d", null, "c");
+        for (Draft deleteOrTombstone : drafts.subList(0, 2)) {
+            org.apache.kafka.connect.header.Header newKey = debeziumHeaders(deleteOrTombstone, LifecycleHeaders.Context.NONE)
+                    .lastWithName("__debezium.newkey");
+            assertThat(((Struct) newKey.value()).get("id")).isEqualTo(8L);
+            assertThat(newKey.schema()).isEqualTo(drafts.get(2).keySchema());
+        }
+        org.apache.kafka.connect.header.Headers create = debeziumHeaders(drafts.get(2), LifecycleHeaders.Context.NONE);
+        assertThat(((Struct) create.lastWithName("__debezium.oldkey").value()).get("id")).isEqualTo(7L);
+        assertThat(create.lastWithName("__debezium.newkey")).isNull();
+    }
+
+    @Test
+    void plainChangesCarryNoKeyHeader() {
+        List<Draft> drafts = build(builder(true), concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Insert(Xid.INVALID, 16400, tuple("7", "pen")),
+                new Update(Xid.INVALID, 16400, Optional.empty(), tuple("7", "ink")))));
+
+        assertThat(drafts).allSatisfy(d -> assertThat(debeziumHeaders(d, LifecycleHeaders.Context.NONE)).isEmpty());
+    }
+
+    @Test
+    void contextHeadersGoOnDataChangesAndSnapshotRowsButNotOnMessages() {
+        java.util.UUID runId = java.util.UUID.randomUUID();
+        LifecycleHeaders.Context context = LifecycleHeaders.Context.of("shop", "0", runId);
+        ChangeRecordBuilder builder = builder(new ChangeRecordBuilder.Options(context, Set.of(), BinaryHandlingMode.BYTES, p -> true));
+        List<Draft> drafts = build(builder, concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Insert(Xid.INVALID, 16400, tuple("7", "pen")),
+                new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null))),
+                new PgOutputMessage.LogicalMessage(Xid.INVALID, true, Lsn.of(0x4000), "audit",
+                        io.github.pgoutput.pgoutput.Bytes.utf8("hi")))));
+        drafts.add(builder.snapshotRow(new SnapshotRow(ordersSnapshot(), Arrays.asList("9", "cup"), true, true,
+                SnapshotRow.Marker.LAST), Lsn.of(0x6000)));
+
+        assertThat(drafts).extracting(ChangeRecordBuilderTest::op).containsExactly("c", "d", null, "m", "r");
+        for (Draft change : List.of(drafts.get(0), drafts.get(1), drafts.get(2), drafts.get(4))) {
+            org.apache.kafka.connect.header.Headers headers = debeziumHeaders(change, builder.contextHeaders());
+            assertThat(headers.lastWithName("__debezium.context.connectorLogicalName").value()).isEqualTo("shop");
+            assertThat(headers.lastWithName("__debezium.context.connectorName").value()).isEqualTo("postgresql");
+            assertThat(headers.lastWithName("__debezium.context.taskId").value()).isEqualTo("0");
+            assertThat(headers.lastWithName("__debezium.context.runId").value()).isEqualTo(runId.toString());
+            assertThat(headers.lastWithName("__debezium.context.runId").schema()).isEqualTo(Schema.STRING_SCHEMA);
+        }
+        assertThat(debeziumHeaders(drafts.get(3), builder.contextHeaders())).isEmpty();
+    }
+
+    @Test
+    void contextHeadersAreTheSameObjectsOnEveryRecord() {
+        LifecycleHeaders.Context context = LifecycleHeaders.Context.of("shop", "0", java.util.UUID.randomUUID());
+        org.apache.kafka.connect.header.Headers first = context.addTo(new org.apache.kafka.connect.header.ConnectHeaders());
+        org.apache.kafka.connect.header.Headers second = context.addTo(new org.apache.kafka.connect.header.ConnectHeaders());
+
+        assertThat(first.lastWithName("__debezium.context.runId")).isSameAs(second.lastWithName("__debezium.context.runId"));
+    }
+
+    @Test
+    void skippedOperationsGiveNoRecords() {
+        PgOutputMessage[] stream = concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Insert(Xid.INVALID, 16400, tuple("7", "pen")),
+                new Update(Xid.INVALID, 16400, Optional.empty(), tuple("7", "ink")),
+                new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null))),
+                new Truncate(Xid.INVALID, 0, List.of(16400L))));
+
+        assertThat(build(builder(skipping()), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("c", "u", "d", null, "t");
+        assertThat(build(builder(skipping("t")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("c", "u", "d", null);
+        assertThat(build(builder(skipping("c", "d")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("u", "t");
+        assertThat(build(builder(skipping("u", "r")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("c", "d", null, "t");
+    }
+
+    @Test
+    void keyChangingUpdateIsSkippedAsTheDeleteAndCreateItBecomes() {
+        PgOutputMessage[] stream = concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000, keyChangingUpdate()));
+
+        assertThat(build(builder(skipping("u")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("d", null, "c");
+        assertThat(build(builder(skipping("d")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("c");
+        assertThat(build(builder(skipping("c")), stream)).extracting(ChangeRecordBuilderTest::op).containsExactly("d", null);
+    }
+
+    @Test
+    void skippedChangesAreNotCountedInTheTransactionBlock() {
+        List<Draft> drafts = build(builder(skipping("c")), concat(new PgOutputMessage[] {orders()}, transaction(742, 0x5000,
+                new Insert(Xid.INVALID, 16400, tuple("7", "pen")),
+                new Update(Xid.INVALID, 16400, Optional.empty(), tuple("7", "ink")))));
+
+        assertThat(drafts).singleElement().satisfies(d -> {
+            assertThat(value(d).getStruct("transaction").get("total_order")).isEqualTo(1L);
+            assertThat(value(d).getStruct("transaction").get("data_collection_order")).isEqualTo(1L);
+        });
+    }
+
+    @Test
+    void messageContentFollowsBinaryHandlingMode() {
+        PgOutputMessage[] stream = transaction(742, 0x5000, new PgOutputMessage.LogicalMessage(Xid.INVALID, true, Lsn.of(0x4000),
+                "audit", io.github.pgoutput.pgoutput.Bytes.utf8("hi?")));
+        Map<BinaryHandlingMode, Object> expected = Map.of(BinaryHandlingMode.BASE64, "aGk/", BinaryHandlingMode.BASE64_URL_SAFE, "aGk_",
+                BinaryHandlingMode.HEX, "68693f");
+
+        expected.forEach((mode, content) -> {
+            Draft draft = build(builder(new ChangeRecordBuilder.Options(LifecycleHeaders.Context.NONE, Set.of(), mode, p -> true)),
+                    stream).get(0);
+            Struct message = value(draft).getStruct("message");
+            assertThat(message.schema().field("content").schema()).isEqualTo(Schema.OPTIONAL_STRING_SCHEMA);
+            assertThat(message.get("content")).as(mode.name()).isEqualTo(content);
+        });
+        Struct bytes = value(build(builder(skipping()), stream).get(0)).getStruct("message");
+        assertThat(bytes.schema().field("content").schema()).isEqualTo(Schema.OPTIONAL_BYTES_SCHEMA);
+    }
+
+    @Test
+    void messagesOfPrefixesNotCapturedGiveNoRecords() {
+        PgOutputMessage[] stream = transaction(742, 0x5000,
+                new PgOutputMessage.LogicalMessage(Xid.INVALID, true, Lsn.of(0x4000), "audit", io.github.pgoutput.pgoutput.Bytes.utf8("a")),
+                new PgOutputMessage.LogicalMessage(Xid.INVALID, true, Lsn.of(0x4010), "debug", io.github.pgoutput.pgoutput.Bytes.utf8("b")));
+
+        List<Draft> drafts = build(builder(new ChangeRecordBuilder.Options(LifecycleHeaders.Context.NONE, Set.of(),
+                BinaryHandlingMode.BYTES, "audit"::equals)), stream);
+
+        assertThat(drafts).extracting(d -> value(d).getStruct("message").get("prefix")).containsExactly("audit");
+    }
+
+    @Test
+    void nonTransactionalMessageRepeatsTheLastCommitTimeAsDebezium() {
+        List<Draft> drafts = build(builder(skipping()), concat(new PgOutputMessage[] {orders()},
+                transaction(742, 0x5000, new Insert(Xid.INVALID, 16400, tuple("7", "pen"))),
+                new PgOutputMessage[] {new PgOutputMessage.LogicalMessage(Xid.INVALID, false, Lsn.of(0x7000), "audit",
+                        io.github.pgoutput.pgoutput.Bytes.utf8("hi"))}));
+
+        assertThat(drafts).extracting(ChangeRecordBuilderTest::op).containsExactly("c", "m");
+        Struct source = value(drafts.get(1)).getStruct("source");
+        assertThat(source.get("ts_ms")).isEqualTo(java.time.Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
+        assertThat(source.get("txId")).isNull();
+    }
+
+    @Test
+    void snapshotRowCarriesTheSnapshotTransactionsId() {
+        Draft row = builder(true).snapshotRow(new SnapshotRow(ordersSnapshot(), Arrays.asList("7", "pen"), true, false,
+                SnapshotRow.Marker.FIRST), Lsn.of(0x6000), 991L);
+
+        assertThat(value(row).getStruct("source").get("txId")).isEqualTo(991L);
     }
 }

@@ -54,20 +54,27 @@ class DeliveryEmitterTest {
     }
 
     private List<SourceRecord> emitAll(boolean metadata, Position start, PgOutputMessage... messages) {
+        return emitAll(ChangeRecordBuilder.Options.DEFAULTS, metadata, start, messages).records();
+    }
+
+    private record Emitted(List<SourceRecord> records, DeliveryEmitter emitter) {
+    }
+
+    private Emitted emitAll(ChangeRecordBuilder.Options options, boolean metadata, Position start, PgOutputMessage... messages) {
         TopicNames topics = new TopicNames("p", "hb");
         AvroNames names = new AvroNames("p");
         var assembler = Deliveries.assembler(spill, messages);
         ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, names,
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
-                }), true, (s, t) -> true);
+                }), true, (s, t) -> true, MessageKeyColumns.NONE, true, options);
         DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics) : null,
                 tracker, PARTITION, new ResumePoint(start, Lsn.INVALID, NUMBERING), start);
         List<SourceRecord> out = new ArrayList<>();
         while (!emitter.fill(out, out.size() + 2)) {
             // small batches: the emitter must keep its place between calls
         }
-        return out;
+        return new Emitted(out, emitter);
     }
 
     private static Position offset(SourceRecord record) {
@@ -189,5 +196,35 @@ class DeliveryEmitterTest {
         assertThat(tracker.unacknowledged()).isEqualTo(3);
         records.forEach(tracker::acknowledged);
         assertThat(tracker.durableThrough(Lsn.of(0x6020))).isEqualTo(Lsn.of(0x6020));
+    }
+
+    @Test
+    void aDeliveryWhoseChangesAreAllSkippedEmitsNothingYetEndsAndMovesThePosition() {
+        ChangeRecordBuilder.Options skipInserts = new ChangeRecordBuilder.Options(LifecycleHeaders.Context.NONE, java.util.Set.of("c"),
+                BinaryHandlingMode.BYTES, prefix -> true);
+
+        Emitted emitted = emitAll(skipInserts, false, Position.afterDelivery(Lsn.INVALID), twoTransactions());
+
+        assertThat(emitted.records()).isEmpty();
+        assertThat(emitted.emitter().position()).isEqualTo(Position.afterDelivery(Lsn.of(0x6020)));
+        assertThat(tracker.unacknowledged()).isZero();
+        assertThat(tracker.durableThrough(Lsn.of(0x6020))).isEqualTo(Lsn.of(0x6020));
+    }
+
+    @Test
+    void recordsCarryDebeziumsContextHeadersNextToOurs() {
+        java.util.UUID runId = java.util.UUID.randomUUID();
+        ChangeRecordBuilder.Options context = new ChangeRecordBuilder.Options(LifecycleHeaders.Context.of("p", "0", runId),
+                java.util.Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
+
+        List<SourceRecord> records = emitAll(context, true, Position.afterDelivery(Lsn.INVALID), twoTransactions()).records();
+
+        assertThat(records).filteredOn(r -> r.topic().equals("p.public.t")).hasSize(3).allSatisfy(r -> {
+            assertThat(header(r, "__debezium.context.runId")).isEqualTo(runId.toString());
+            assertThat(header(r, "__debezium.context.connectorLogicalName")).isEqualTo("p");
+            assertThat(header(r, LifecycleHeaders.XID)).isNotNull();
+        });
+        assertThat(records).filteredOn(r -> r.topic().equals("p.transaction")).hasSize(4)
+                .allSatisfy(r -> assertThat(r.headers().lastWithName("__debezium.context.runId")).isNull());
     }
 }

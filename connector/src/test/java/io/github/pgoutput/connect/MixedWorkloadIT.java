@@ -70,6 +70,7 @@ class MixedWorkloadIT {
                 "CREATE TABLE notes (id bigint PRIMARY KEY, body text)");
         Map<String, String> config = connectorConfig(db, prefix, "mixed_slot");
         config.put("provide.transaction.metadata", "true"); // off by default, as in Debezium; checked below
+        config.put("skipped.operations", "none"); // truncates are skipped by default, as in Debezium; checked below
         connect.configureConnector(name, config);
         connect.awaitRunning(name, 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot created", () ->
@@ -154,6 +155,13 @@ class MixedWorkloadIT {
         assertThat(all).noneSatisfy(r -> assertThat(r.value() == null ? "" : new String(r.value())).contains("ABORTED"));
         assertThat(all).allSatisfy(r -> assertThat(headerTexts(r)).containsKeys(LifecycleHeaders.XID, LifecycleHeaders.LSN,
                 LifecycleHeaders.COMMIT_LSN, LifecycleHeaders.OUTCOME, LifecycleHeaders.TWO_PHASE, LifecycleHeaders.TX_ORDER));
+        assertThat(all).allSatisfy(r -> assertThat(headerTexts(r)).containsKeys("__debezium.context.connectorLogicalName",
+                "__debezium.context.connectorName", "__debezium.context.taskId", "__debezium.context.runId"));
+        assertThat(all).extracting(r -> headerTexts(r).get("__debezium.context.runId")).as("one run id per task run")
+                .containsOnly(headerTexts(all.get(0)).get("__debezium.context.runId"));
+        assertThat(items).as("key-changing updates name the other key, as Debezium")
+                .anySatisfy(r -> assertThat(headerTexts(r)).containsKey("__debezium.oldkey"))
+                .anySatisfy(r -> assertThat(headerTexts(r)).containsKey("__debezium.newkey"));
         assertContiguousInCommitOrder(items);
         assertContiguousInCommitOrder(notes);
         assertTransactionsCompleteAndUnique(all, transactions);

@@ -56,6 +56,27 @@ class PgOutputSourceConnectorConfigTest {
     }
 
     @Test
+    void rejectsAnotherDecoderNamingPgoutputAsTheOnlyOne() {
+        assertThat(errorsOf(PgOutputSourceConnectorConfig.validate(with("plugin.name", "decoderbufs")), "plugin.name"))
+                .singleElement().asString().contains("reads the pgoutput logical decoding output only");
+    }
+
+    @Test
+    void readsSkippedOperationsAsDebeziumDoes() {
+        assertThat(new PgOutputSourceConnectorConfig(with("skipped.operations", "none")).skippedOperations()).isEmpty();
+        assertThat(new PgOutputSourceConnectorConfig(with("skipped.operations", "c, d")).skippedOperations())
+                .containsExactlyInAnyOrder("c", "d");
+    }
+
+    @Test
+    void refusesBothMessagePrefixLists() {
+        Map<String, String> props = with("message.prefix.include.list", "a.*");
+        props.put("message.prefix.exclude.list", "b.*");
+
+        assertThat(errorsOf(PgOutputSourceConnectorConfig.validate(props), "message.prefix.exclude.list")).isNotEmpty();
+    }
+
+    @Test
     void appliesTheDocumentedDefaults() {
         PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(minimal());
 
@@ -67,7 +88,12 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.protocolVersion()).isEqualTo(ProtocolVersionSetting.AUTO);
         assertThat(config.streaming()).isEqualTo(StreamingMode.AUTO);
         assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.FAIL);
-        assertThat(config.messagesEnabled()).isFalse();
+        assertThat(config.messagesEnabled()).isTrue();
+        assertThat(config.messagePrefixIncludeList()).isEmpty();
+        assertThat(config.messagePrefixExcludeList()).isEmpty();
+        assertThat(config.getString(PgOutputSourceConnectorConfig.PLUGIN_NAME_CONFIG)).isEqualTo("pgoutput");
+        assertThat(config.skippedOperations()).containsExactly("t");
+        assertThat(config.extendedHeadersEnabled()).isTrue();
         assertThat(config.statusUpdateIntervalMs()).isEqualTo(10_000);
         assertThat(config.tableIncludeList()).isEmpty();
         assertThat(config.tableExcludeList()).isEmpty();
@@ -90,7 +116,7 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.spillMaxTotalBytes()).isZero();
         assertThat(config.spillDatabaseSchema()).isEqualTo("kafka_connect_pgoutput");
         assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.INITIAL);
-        assertThat(config.snapshotMaxThreads()).isEqualTo(2);
+        assertThat(config.snapshotMaxThreads()).isEqualTo(1);
         assertThat(config.snapshotIncludeList()).isEmpty();
         assertThat(config.maxBatchSize()).isEqualTo(2048);
         assertThat(config.maxQueueSize()).isEqualTo(8192);
@@ -238,6 +264,12 @@ class PgOutputSourceConnectorConfigTest {
         "hstore.handling.mode | text",
         "binary.handling.mode | base64_url_safe",
         "money.fraction.digits | 11",
+        "plugin.name | decoderbufs",
+        "plugin.name | wal2json",
+        "skipped.operations | x",
+        "skipped.operations | 'none,c'",
+        "message.prefix.include.list | (",
+        "extended.headers.enabled | maybe",
     })
     void rejectsABadValueWithAnErrorOnItsKey(String key, String badValue) {
         Map<String, String> props = with(key, badValue);

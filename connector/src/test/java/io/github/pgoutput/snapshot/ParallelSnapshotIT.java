@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Tables are read by {@code snapshot.max.threads} connections at once, in a fixed order (schema, then name), limited by
- * {@code snapshot.include.list}; progress counts every row.
+ * Tables are read by {@code snapshot.max.threads} connections at once, in the order given (the connector gives
+ * {@link SnapshotTables#inCaptureOrder}, Debezium's), limited by {@code snapshot.include.list}; progress counts every row.
  */
 class ParallelSnapshotIT {
 
@@ -35,9 +35,14 @@ class ParallelSnapshotIT {
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "par_slot", "pub");
         SnapshotSettings threeThreads = new SnapshotSettings(3, List.of(), 16, Duration.ofSeconds(10), null);
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
-             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, CAPTURED, threeThreads)) {
+             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, SnapshotTables.inCaptureOrder(CAPTURED, List.of()),
+                     threeThreads)) {
             assertThat(reader.tables()).extracting(t -> t.name().toString())
                     .containsExactly("public.A", "public.a", "public.b", "public.c", "s2.a");
+            assertThat(reader.transactionId()).as("the snapshot transaction's id, source.txId as Debezium has it").isNotNull();
+            assertThat(db.queryValue("SELECT string_agg(backend_xid::text, ',') FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND backend_type = 'client backend' AND application_name = 'kafka-connect-pgoutput:par_slot'"))
+                    .as("one reader's READ ONLY transaction has that id").isEqualTo(reader.transactionId().toString());
             // The buffer holds 16 rows, so all three readers are inside their transactions now, waiting.
             Thread.sleep(500);
             assertThat(db.queryValue("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
@@ -110,7 +115,8 @@ class ParallelSnapshotIT {
 
     private static List<String> sequence(ReplicationSettings settings, SnapshotSettings snapshot) throws Exception {
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
-             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, CAPTURED, snapshot)) {
+             SnapshotReader reader = SnapshotTestSupport.start(settings, exported, SnapshotTables.inCaptureOrder(CAPTURED, List.of()),
+                     snapshot)) {
             return SnapshotTestSupport.readAll(reader).stream().map(r -> r.values().get(1)).toList();
         }
     }
