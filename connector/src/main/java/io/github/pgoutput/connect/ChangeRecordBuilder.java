@@ -355,15 +355,15 @@ final class ChangeRecordBuilder {
      * obsolete snapshot of this connector gave it, since rows deleted in between would otherwise stay. A first snapshot
      * has none (as Debezium's), so a sink that applies truncates keeps what it held before a switch-over.
      */
-    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint) {
+    Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint, Long txId) {
         TableSchema schema = schemaOf(relationOf(table));
         Instant now = Instant.now();
         Struct value = new Struct(schema.envelopeSchema())
                 .put(TableSchema.Envelope.SOURCE, source.snapshot(schema.relation().namespace(), schema.relation().relationName(),
-                        "true", consistentPoint, now))
+                        "true", consistentPoint, now, txId))
                 .put(TableSchema.Envelope.OP, OP_TRUNCATE);
         putTimestamps(value, now);
-        return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now.toEpochMilli());
+        return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now.toEpochMilli(), true, null, null);
     }
 
     /**

@@ -73,9 +73,10 @@ public class PgOutputSourceTask extends SourceTask {
 
     /**
      * The start-up decision was made ({@code start()} makes it, so a mode conflict fails there) from the stored offset
-     * {@code stored}; carried out on the next poll.
+     * {@code stored} (the start of the stream when none is stored, then {@code offsetStored} is false); carried out on
+     * the next poll.
      */
-    private record Decided(SnapshotPlan plan, Position stored) implements Phase {
+    private record Decided(SnapshotPlan plan, Position stored, boolean offsetStored) implements Phase {
     }
 
     /** Emitting the rows of a snapshot; then streaming, or idleness for {@code initial_only}. */
@@ -167,7 +168,7 @@ public class PgOutputSourceTask extends SourceTask {
             log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
                     config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
                     plan.reason(), config.topicPrefix());
-            phase = new Decided(plan, positionOf(stored));
+            phase = new Decided(plan, positionOf(stored), stored != null);
         } catch (SQLException | RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
                     + config.snapshotMode().configValue() + ") for slot '" + config.slotName() + "'", e);
@@ -237,13 +238,13 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (current instanceof Planning) {
             Map<String, Object> stored = storedOffset();
-            Decided decided = new Decided(pipeline.plan(stored), positionOf(stored));
+            Decided decided = new Decided(pipeline.plan(stored), positionOf(stored), stored != null);
             phase = decided;
             return step(decided);
         }
         if (current instanceof Decided d) {
             emitted = d.stored();
-            Phase next = carryOut(d.plan(), d.stored() != null);
+            Phase next = carryOut(d.plan(), d.offsetStored());
             phase = next;
             return step(next);
         }

@@ -219,7 +219,8 @@ final class SnapshotPhase implements AutoCloseable {
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
         List<SnapshotTable> tables = reader.tables();
         while (truncatesToEmit > 0 && out.size() < room) {
-            add(builder.snapshotTruncate(tables.get(tables.size() - truncatesToEmit--), consistentPoint), inProgress(), out);
+            add(builder.snapshotTruncate(tables.get(tables.size() - truncatesToEmit--), consistentPoint, reader.transactionId()),
+                    inProgress(), out, builder.contextHeaders());
         }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);

@@ -47,6 +47,12 @@ class PgOutputSourceTaskPhasesTest {
     private final List<WalFrame> frames = new ArrayList<>();
     /** Offset reads numbered from 1 that fail, as a read of Connect's offsets topic does while the broker is away. */
     private final List<Integer> failingOffsetReads = new ArrayList<>();
+    /** The offset the offsets topic holds; null: none stored. */
+    private Map<String, Object> storedOffset = Map.of("lsn", "0/5000");
+    /** The start-up decision the pipeline makes. */
+    private SnapshotPlan plan = new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "scripted");
+    /** The takenAgain argument of each startSnapshot call. */
+    private final List<Boolean> snapshotsTakenAgain = new ArrayList<>();
 
     private final TaskClock clock = new TaskClock() {
         @Override
@@ -109,7 +115,7 @@ class PgOutputSourceTaskPhasesTest {
     private final class ScriptedPipeline implements TaskPipeline {
         @Override
         public SnapshotPlan plan(Map<String, Object> stored) {
-            return new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "scripted");
+            return plan;
         }
 
         @Override
@@ -120,7 +126,8 @@ class PgOutputSourceTaskPhasesTest {
         @Override
         public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
                                            Map<String, ?> partition) {
-            throw new AssertionError("not expected");
+            snapshotsTakenAgain.add(takenAgain);
+            throw new ConnectException("scripted: no snapshot source here");
         }
 
         @Override
@@ -185,7 +192,7 @@ class PgOutputSourceTaskPhasesTest {
                         if (failingOffsetReads.contains(offsetReads.incrementAndGet())) {
                             throw new ConnectException("Failed to fetch offsets: timed out reading the offsets topic");
                         }
-                        return Map.of("lsn", "0/5000");
+                        return storedOffset;
                     }
 
                     @Override
@@ -218,6 +225,32 @@ class PgOutputSourceTaskPhasesTest {
         } finally {
             task.stop();
         }
+    }
+
+    /**
+     * A snapshot begins with a truncate record per table only when it is taken again: without a stored offset no
+     * consumer holds rows of this connector, and a sink that applies truncates would empty a table a user switching
+     * over from Debezium already holds (the parity test found truncates in a first snapshot when "none stored" was
+     * read from the resume position, which is never null).
+     */
+    @Test
+    void aSnapshotIsTakenAgainOnlyWhenAnOffsetIsStored() throws InterruptedException {
+        plan = new SnapshotPlan(SnapshotPlan.Action.SNAPSHOT_THEN_STREAM, false, "scripted");
+        storedOffset = null;
+        PgOutputSourceTask first = startedTask();
+        try {
+            assertThatThrownBy(first::poll).hasMessageContaining("scripted: no snapshot source here");
+        } finally {
+            first.stop();
+        }
+        storedOffset = SourceOffsets.snapshotInProgress(Lsn.parse("0/5000"));
+        PgOutputSourceTask again = startedTask();
+        try {
+            assertThatThrownBy(again::poll).hasMessageContaining("scripted: no snapshot source here");
+        } finally {
+            again.stop();
+        }
+        assertThat(snapshotsTakenAgain).containsExactly(false, true);
     }
 
     @Test

@@ -213,8 +213,6 @@ class DebeziumParityIT {
         config.put("heartbeat.interval.ms", "1000");
         // Debezium skips truncates by default (skipped.operations=t); the workload has one to compare.
         config.put("skipped.operations", "none");
-        // Ours requests logical decoding messages only when asked; Debezium always does (and ignores this key).
-        config.put("messages.enabled", "true");
         config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
         config.put("key.converter.schemas.enable", "true");
         config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
