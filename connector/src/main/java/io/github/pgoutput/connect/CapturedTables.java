@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.github.pgoutput.replication.PgConnections;
@@ -16,7 +17,7 @@ import io.github.pgoutput.replication.TableName;
 
 /**
  * Resolves the configuration to {@link ReplicationSettings}; for {@code publication.autocreate.mode=filtered} that
- * needs the tables {@code table.include.list} and {@code table.exclude.list} select, read from the catalog.
+ * needs the tables the schema and table include and exclude lists select, read from the catalog.
  * Stateless.
  */
 final class CapturedTables {
@@ -44,24 +45,31 @@ final class CapturedTables {
     }
 
     /**
-     * For validation in every publication mode: a non-empty include list that selects none of the existing tables is
-     * refused (most often a name given without its schema, or with an unescaped '.'). A table created after the
-     * connector is deployed is captured in the modes other than filtered once it exists, but a list that matches
-     * nothing at all when deploying is taken as a mistake; include at least one existing table, or create the tables
-     * first.
+     * For validation in every publication mode: a non-empty include list ({@code table.include.list} or
+     * {@code schema.include.list}) that, with the other lists, selects none of the existing tables is refused (most
+     * often a name given without its schema, or with an unescaped '.'). A table created after the connector is
+     * deployed is captured in the modes other than filtered once it exists, but a selection that matches nothing at
+     * all when deploying is taken as a mistake; include at least one existing table, or create the tables first.
      *
-     * @return the problem, or null when the include list is empty or selects a table
+     * @return the problem, on {@code schema.include.list} when it matches the schema of no existing table, else on
+     *         {@code table.include.list} when that is set, else on {@code schema.include.list}; or null when neither
+     *         include list is set or the selection holds a table
      * @throws SQLException when the catalog cannot be read
      */
     static ConfigProblem includeListProblem(PgOutputSourceConnectorConfig config) throws SQLException {
-        if (config.tableIncludeList().isEmpty()) {
+        if (config.tableIncludeList().isEmpty() && config.schemaIncludeList().isEmpty()) {
             return null;
         }
         List<TableName> all = all(ConnectorSettings.connection(config));
         if (!selected(config, all).isEmpty()) {
             return null;
         }
-        return new ConfigProblem(PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG, noTableSelected(config, all)
+        List<Pattern> schemas = config.schemaIncludeList();
+        boolean schemaMatches = all.stream().anyMatch(t -> schemas.stream().anyMatch(p -> p.matcher(t.schema()).matches()));
+        String key = !schemas.isEmpty() && !schemaMatches || config.tableIncludeList().isEmpty()
+                ? PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG
+                : PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
+        return new ConfigProblem(key, noTableSelected(config, all)
                 + "; correct the list, or create the tables before deploying the connector");
     }
 
@@ -75,15 +83,24 @@ final class CapturedTables {
     }
 
     private static String noTableSelected(PgOutputSourceConnectorConfig config, List<TableName> all) {
-        String list = config.tableIncludeList().stream().map(p -> p.pattern()).collect(Collectors.joining(","));
+        List<String> lists = new ArrayList<>();
+        addList(lists, PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG, config.schemaIncludeList());
+        addList(lists, PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG, config.schemaExcludeList());
+        addList(lists, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG, config.tableIncludeList());
+        addList(lists, PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG, config.tableExcludeList());
         String seen = all.isEmpty() ? "none"
                 : all.stream().limit(TABLES_NAMED).map(t -> t.schema() + "." + t.table()).collect(Collectors.joining(", "))
                         + (all.size() > TABLES_NAMED ? " and " + (all.size() - TABLES_NAMED) + " more" : "");
-        String lists = config.tableExcludeList().isEmpty() ? "table.include.list (" + list + ")"
-                : "table.include.list (" + list + ") and table.exclude.list";
-        return lists + " select no table of database '" + config.databaseDbname() + "' (tables seen: " + seen
-                + "); each expression is matched against the whole schema.table name, for example public\\.orders or"
-                + " inventory\\..*";
+        return String.join(" and ", lists) + " select no table of database '" + config.databaseDbname()
+                + "' (tables seen: " + seen + "); each table expression is matched against the whole schema.table"
+                + " name, for example public\\.orders or inventory\\..*, each schema expression against the whole"
+                + " schema name";
+    }
+
+    private static void addList(List<String> lists, String key, List<Pattern> patterns) {
+        if (!patterns.isEmpty()) {
+            lists.add(key + " (" + patterns.stream().map(Pattern::pattern).collect(Collectors.joining(",")) + ")");
+        }
     }
 
     private static List<TableName> all(ReplicationSettings settings) throws SQLException {

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiPredicate;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -156,9 +157,24 @@ public final class ConnectorSettings {
                 io.github.pgoutput.converters.HStoreHandlingMode.valueOf(config.hstoreHandlingMode().name()));
     }
 
-    /** Whether {@code schema.table} is captured by {@code table.include.list} and {@code table.exclude.list}. */
+    /**
+     * Whether {@code schema.table} is captured: its schema is selected by {@code schema.include.list} and
+     * {@code schema.exclude.list}, and its {@code schema.table} name by {@code table.include.list} and
+     * {@code table.exclude.list} (as Debezium combines them). Compiles the expressions on each call; see
+     * {@link #tableSelection}.
+     */
     public static boolean captured(PgOutputSourceConnectorConfig config, String schema, String table) {
-        return captured(config.tableIncludeList(), config.tableExcludeList(), schema + "." + table);
+        return tableSelection(config).test(schema, table);
+    }
+
+    /** {@link #captured(PgOutputSourceConnectorConfig, String, String)} with the expressions compiled once. */
+    public static BiPredicate<String, String> tableSelection(PgOutputSourceConnectorConfig config) {
+        List<Pattern> schemaInclude = config.schemaIncludeList();
+        List<Pattern> schemaExclude = config.schemaExcludeList();
+        List<Pattern> tableInclude = config.tableIncludeList();
+        List<Pattern> tableExclude = config.tableExcludeList();
+        return (schema, table) -> captured(schemaInclude, schemaExclude, schema)
+                && captured(tableInclude, tableExclude, schema + "." + table);
     }
 
     static boolean captured(List<Pattern> include, List<Pattern> exclude, String qualifiedName) {

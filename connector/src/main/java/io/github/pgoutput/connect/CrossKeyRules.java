@@ -42,6 +42,12 @@ final class CrossKeyRules {
                     + TABLE_INCLUDE_LIST_CONFIG + " are both set; use one of them (exclude what you do not want by "
                     + "writing " + TABLE_INCLUDE_LIST_CONFIG + " accordingly, or clear it)"));
         }
+        if (!list(parsed, PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG).isEmpty()
+                && !list(parsed, PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG,
+                    PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG + " and "
+                    + PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
+        }
         if (!list(parsed, PgOutputSourceConnectorConfig.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG).isEmpty()
                 && !list(parsed, PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG).isEmpty()) {
             problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG,

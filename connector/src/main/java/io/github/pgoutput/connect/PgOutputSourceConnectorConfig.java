@@ -210,6 +210,20 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "not combine with table.include.list.";
     private static final String TABLE_EXCLUDE_LIST_DISPLAY = "Tables to exclude";
 
+    public static final String SCHEMA_INCLUDE_LIST_CONFIG = "schema.include.list";
+    private static final String SCHEMA_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
+            + "whole schema name; only tables of matching schemas are captured. Empty: tables of every schema. Combines "
+            + "with table.include.list or table.exclude.list: a table is captured when both its schema and its "
+            + "schema.table name are selected. The expressions cannot contain commas. Do not combine with "
+            + "schema.exclude.list. Validation refuses a list that matches the schema of none of the existing tables.";
+    private static final String SCHEMA_INCLUDE_LIST_DISPLAY = "Schemas to include";
+
+    public static final String SCHEMA_EXCLUDE_LIST_CONFIG = "schema.exclude.list";
+    private static final String SCHEMA_EXCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
+            + "whole schema name; tables of matching schemas are not captured. The expressions cannot contain commas. "
+            + "Do not combine with schema.include.list.";
+    private static final String SCHEMA_EXCLUDE_LIST_DISPLAY = "Schemas to exclude";
+
     // ---- Topics and records --------------------------------------------------------------------------------
 
     public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
@@ -476,6 +490,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.HIGH, TABLE_INCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_INCLUDE_LIST_DISPLAY);
         def.define(TABLE_EXCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.MEDIUM, TABLE_EXCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, TABLE_EXCLUDE_LIST_DISPLAY);
+        def.define(SCHEMA_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.MEDIUM, SCHEMA_INCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, SCHEMA_INCLUDE_LIST_DISPLAY);
+        def.define(SCHEMA_EXCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.MEDIUM, SCHEMA_EXCLUDE_LIST_DOC, GROUP_TABLES, ++order, Width.LONG, SCHEMA_EXCLUDE_LIST_DISPLAY);
 
         order = 0;
         def.define(TOPIC_PREFIX_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.topicCharacters(),
@@ -566,7 +584,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
      */
     public PgOutputSourceConnectorConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
-        List<ConfigProblem> problems = CrossKeyRules.problems(values(), originals().get(TASKS_MAX_CONFIG));
+        List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(originals()));
+        problems.addAll(CrossKeyRules.problems(values(), originals().get(TASKS_MAX_CONFIG)));
         if (!problems.isEmpty()) {
             ConfigProblem first = problems.get(0);
             throw new ConfigException(first.key() + ": " + first.message());
@@ -589,7 +608,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 parsed.put(key, value.value());
             }
         });
-        for (ConfigProblem problem : CrossKeyRules.problems(parsed, props.get(TASKS_MAX_CONFIG))) {
+        List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(props));
+        problems.addAll(CrossKeyRules.problems(parsed, props.get(TASKS_MAX_CONFIG)));
+        for (ConfigProblem problem : problems) {
             byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
         }
         return new Config(new ArrayList<>(byKey.values()));
@@ -715,6 +736,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public List<Pattern> tableExcludeList() {
         return patterns(TABLE_EXCLUDE_LIST_CONFIG);
+    }
+
+    /** The compiled {@code schema.include.list}; empty means tables of every schema. */
+    public List<Pattern> schemaIncludeList() {
+        return patterns(SCHEMA_INCLUDE_LIST_CONFIG);
+    }
+
+    public List<Pattern> schemaExcludeList() {
+        return patterns(SCHEMA_EXCLUDE_LIST_CONFIG);
     }
 
     public String topicPrefix() {

@@ -42,6 +42,14 @@ final class RecordNumbering {
                 "skipped=" + new java.util.TreeSet<>(config.skippedOperations()),
                 "messageInclude=" + patterns(config.messagePrefixIncludeList()),
                 "messageExclude=" + patterns(config.messagePrefixExcludeList()));
+        // Added after the others and only when set, so that offsets stored before these keys existed keep their
+        // fingerprint (a changed fingerprint emits the delivery again).
+        if (!config.schemaIncludeList().isEmpty()) {
+            canonical += "\nschemaInclude=" + patterns(config.schemaIncludeList());
+        }
+        if (!config.schemaExcludeList().isEmpty()) {
+            canonical += "\nschemaExclude=" + patterns(config.schemaExcludeList());
+        }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);

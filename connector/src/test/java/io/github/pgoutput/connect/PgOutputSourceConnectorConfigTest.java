@@ -97,6 +97,8 @@ class PgOutputSourceConnectorConfigTest {
         assertThat(config.statusUpdateIntervalMs()).isEqualTo(10_000);
         assertThat(config.tableIncludeList()).isEmpty();
         assertThat(config.tableExcludeList()).isEmpty();
+        assertThat(config.schemaIncludeList()).isEmpty();
+        assertThat(config.schemaExcludeList()).isEmpty();
         assertThat(config.tombstonesOnDelete()).isTrue();
         assertThat(config.unavailableValuePlaceholder()).isEqualTo("__debezium_unavailable_value");
         assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.PRECISE);
@@ -183,6 +185,36 @@ class PgOutputSourceConnectorConfigTest {
                 .containsExactly("public\\.orders", "inventory\\..*");
     }
 
+    /** Debezium's rule: a table is captured when its schema passes the schema lists and its name the table lists. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "schema.include.list=inventory                                        | inventory.orders=true, public.orders=false, inventory2.orders=false",
+        "schema.include.list=inv.*                                            | inventory.orders=true, inventory2.orders=true, public.inv=false",
+        "schema.exclude.list=audit.*                                          | audit.log=false, auditing.x=false, public.audit=true",
+        "schema.include.list=inventory, table.include.list=inventory\\.order.* | inventory.orders=true, inventory.customers=false, public.orders=false",
+        "schema.include.list=inventory, table.include.list=public\\..*        | inventory.orders=false, public.orders=false",
+        "schema.include.list=inventory, table.exclude.list=inventory\\.audit   | inventory.orders=true, inventory.audit=false, public.orders=false",
+        "schema.exclude.list=audit, table.include.list=.*\\.orders            | public.orders=true, audit.orders=false, public.customers=false",
+        "table.include.list=public\\..*                                       | public.orders=true, inventory.orders=false",
+    })
+    void capturesATableOnlyWhenBothItsSchemaAndItsNameAreSelected(String settings, String expectations) {
+        Map<String, String> props = minimal();
+        for (String setting : settings.split(", ")) {
+            String[] kv = setting.split("=", 2);
+            props.put(kv[0], kv[1]);
+        }
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(props);
+
+        for (String expectation : expectations.split(", ")) {
+            String[] nameAndCaptured = expectation.split("=", 2);
+            String[] schemaAndTable = nameAndCaptured[0].split("\\.", 2);
+            assertThat(ConnectorSettings.captured(config, schemaAndTable[0], schemaAndTable[1]))
+                    .as(nameAndCaptured[0]).isEqualTo(Boolean.parseBoolean(nameAndCaptured[1]));
+            assertThat(ConnectorSettings.tableSelection(config).test(schemaAndTable[0], schemaAndTable[1]))
+                    .as(nameAndCaptured[0]).isEqualTo(Boolean.parseBoolean(nameAndCaptured[1]));
+        }
+    }
+
     @Test
     void keepsTheClientKeyPasswordHidden() {
         Map<String, String> props = new HashMap<>(minimal());
@@ -257,6 +289,8 @@ class PgOutputSourceConnectorConfigTest {
         "snapshot.mode | never",
         "snapshot.max.threads | 0",
         "snapshot.include.list | (",
+        "schema.include.list | (",
+        "schema.exclude.list | inv[",
         "max.batch.size | 0",
         "max.queue.size | 1",
         "time.precision.mode | iso",
@@ -304,6 +338,7 @@ class PgOutputSourceConnectorConfigTest {
         "streaming                 | streaming=on, protocol.version=1",
         "tasks.max                 | tasks.max=2",
         "table.exclude.list        | table.include.list=public\\..*, table.exclude.list=public\\.audit",
+        "schema.exclude.list       | schema.include.list=inventory, schema.exclude.list=audit",
         "max.queue.size            | max.batch.size=100, max.queue.size=100",
         "spill.max.transaction.bytes | spill.max.transaction.bytes=2000, spill.max.total.bytes=1000",
         "snapshot.include.list     | snapshot.mode=no_data, snapshot.include.list=public\\.orders",
@@ -361,6 +396,10 @@ class PgOutputSourceConnectorConfigTest {
         "spill.max.transaction.bytes=1000, spill.max.total.bytes=1000",
         "spill.max.transaction.bytes=2000, spill.max.total.bytes=0",
         "snapshot.mode=initial, snapshot.include.list=public\\.orders",
+        "schema.include.list=inventory, table.include.list=inventory\\.order.*",
+        "schema.include.list=inventory, table.exclude.list=inventory\\.audit",
+        "schema.exclude.list=audit, table.include.list=public\\..*",
+        "schema.exclude.list=audit, table.exclude.list=public\\.log",
     })
     void acceptsConsistentCombinations(String settings) {
         Map<String, String> props = minimal();

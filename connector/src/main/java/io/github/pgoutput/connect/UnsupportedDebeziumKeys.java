@@ -1,0 +1,138 @@
+package io.github.pgoutput.connect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The keys of Debezium's PostgreSQL connector (3.6.1) that this connector does not define and that, set in a
+ * configuration, would change which rows or what values Debezium emits. Kafka Connect hands unknown keys to a
+ * connector without complaint, so such a key would otherwise be ignored and the records would differ from what the
+ * configuration asks for; validation and the connector and task start refuse it instead, with the error on the key.
+ *
+ * <p>Debezium keys that do not change the records (performance, metrics, signals, notifications, incremental
+ * snapshots, LSN flushing, snapshot locking, schema history) are accepted and have no effect. A key that takes a
+ * value we behave like (for example {@code slot.drop.on.stop=false}) is accepted with that value. The keys this
+ * connector defines itself ({@code snapshot.mode}, {@code plugin.name}, ...) are validated by their own rules.
+ *
+ * <p>Stateless.
+ */
+final class UnsupportedDebeziumKeys {
+
+    private UnsupportedDebeziumKeys() {
+    }
+
+    /**
+     * One refused key, or family of keys when {@code prefix} is set.
+     *
+     * @param name     the key, or the start of the keys, Debezium reads
+     * @param prefix   whether {@code name} is a prefix (for keys such as {@code column.mask.with.12.chars})
+     * @param accepted the values (lower case, trimmed) this connector behaves like and accepts; empty: none
+     * @param advice   what this connector does instead, and what to use, appended to the error
+     */
+    record Rule(String name, boolean prefix, Set<String> accepted, String advice) {
+
+        boolean matches(String key) {
+            return prefix ? key.startsWith(name) : key.equals(name);
+        }
+    }
+
+    private static final String COLUMN_LIST_ADVICE = "give the publication a column list (CREATE PUBLICATION ... FOR"
+            + " TABLE t (col, ...)) and set publication.autocreate.mode=disabled";
+
+    static final List<Rule> RULES = List.of(
+            // Column selection: Debezium drops the columns from the records; a publication column list does so here.
+            new Rule("column.include.list", false, Set.of(), COLUMN_LIST_ADVICE),
+            new Rule("column.exclude.list", false, Set.of(), COLUMN_LIST_ADVICE),
+            // Column value rewriting (masks, hashes, truncation): no equivalent; use a single message transform.
+            new Rule("column.mask.with.", true, Set.of(), "this connector emits column values unchanged; mask them"
+                    + " with a single message transform (for example MaskField)"),
+            new Rule("column.mask.hash.", true, Set.of(), "this connector emits column values unchanged; hash them"
+                    + " with a single message transform"),
+            new Rule("column.truncate.to.", true, Set.of(), "this connector emits column values unchanged; truncate"
+                    + " them with a single message transform"),
+            // Source type parameters (__debezium.source.column.type, ...) in the field schemas: not written here.
+            new Rule("column.propagate.source.type", false, Set.of(), "this connector does not add the source column"
+                    + " type parameters to the field schemas; remove the key"),
+            new Rule("datatype.propagate.source.type", false, Set.of(), "this connector does not add the source column"
+                    + " type parameters to the field schemas; remove the key"),
+            // Custom converters replace the value and schema of columns.
+            new Rule("converters", false, Set.of(""), "this connector does not load custom column converters; convert"
+                    + " with a single message transform, or remove the key"),
+            // Post processors (for example column reselection) change the values of the records.
+            new Rule("post.processors", false, Set.of(""), "this connector has no post processors; remove the key"),
+            // A snapshot query per table selects other rows or columns than the table holds.
+            new Rule("snapshot.select.statement.overrides", true, Set.of(), "this connector snapshots whole tables;"
+                    + " restrict the rows with a publication row filter (WHERE) and publication.autocreate.mode=disabled,"
+                    + " or the tables with snapshot.include.list"),
+            new Rule("snapshot.query.mode", false, Set.of("select_all"), "this connector snapshots with SELECT *;"
+                    + " remove the key"),
+            // Debezium's name for the snapshot's table list.
+            new Rule("snapshot.include.collection.list", false, Set.of(), "use snapshot.include.list, which takes"
+                    + " the same expressions"),
+            // PostgreSQL connects to one database; table selection is by schema and table.
+            new Rule("database.include.list", false, Set.of(), "this connector captures database.dbname; remove"
+                    + " the key"),
+            new Rule("database.exclude.list", false, Set.of(), "this connector captures database.dbname; remove"
+                    + " the key"),
+            // Debezium's default (false) leaves columns of types it does not know out of the records; this
+            // connector always emits them, as their text form.
+            new Rule("include.unknown.datatypes", false, Set.of("true"), "this connector always emits columns of"
+                    + " types it has no mapping for, as their PostgreSQL text form; remove the key or set it to true"),
+            // Built-in tables are the system schemas, which this connector never captures.
+            new Rule("table.ignore.builtin", false, Set.of("true"), "this connector never captures the system"
+                    + " schemas (pg_catalog, information_schema, pg_*); remove the key"),
+            // Skipping or only logging a change that fails to process loses it; this connector fails the task.
+            new Rule("event.processing.failure.handling.mode", false, Set.of("fail"), "this connector fails the task"
+                    + " on a change it cannot process and never skips one; remove the key or set it to fail"),
+            new Rule("event.converting.failure.handling.mode", false, Set.of("fail"), "this connector fails the task"
+                    + " on a value it cannot convert and never writes null in its place; remove the key or set it to"
+                    + " fail"),
+            new Rule("skip.messages.without.change", false, Set.of("false"), "this connector emits every update,"
+                    + " changed columns or not; remove the key"),
+            // This connector never drops a slot it may not own: another deployment may stream from it.
+            new Rule("slot.drop.on.stop", false, Set.of("false"), "this connector never drops its replication slot;"
+                    + " drop it with pg_drop_replication_slot after deleting the connector"),
+            // Options for the output plugin change what PostgreSQL sends.
+            new Rule("slot.stream.params", false, Set.of(""), "this connector sets the pgoutput options itself;"
+                    + " use protocol.version, streaming and messages.enabled"),
+            // Changing the replica identity of tables changes the old values of updates and deletes.
+            new Rule("replica.identity.autoset.values", false, Set.of(""), "this connector does not alter tables;"
+                    + " set the replica identity with ALTER TABLE ... REPLICA IDENTITY"),
+            // Changes which topics the changes of partitions go to.
+            new Rule("publish.via.partition.root", false, Set.of("false"), "this connector creates its publications"
+                    + " without publish_via_partition_root, so the changes of a partition carry the partition's name;"
+                    + " remove the key"),
+            // Replaceable parts that shape topics, the source block and the transaction records.
+            new Rule("topic.naming.strategy", false, Set.of("io.debezium.schema.schematopicnamingstrategy"),
+                    "this connector names topics as Debezium's default strategy does; remove the key"),
+            new Rule("sourceinfo.struct.maker", false, Set.of(), "this connector writes the source block as"
+                    + " Debezium's default does; remove the key"),
+            new Rule("transaction.metadata.factory", false, Set.of(), "this connector writes the transaction"
+                    + " metadata as Debezium's default does; remove the key"));
+
+    /** The problems of the refused keys in {@code props}, one per key, each on its key. */
+    static List<ConfigProblem> problems(Map<String, ?> props) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        props.forEach((key, value) -> {
+            Rule rule = rule(key);
+            String text = value == null ? "" : value.toString().trim();
+            if (rule != null && !rule.accepted().contains(text.toLowerCase(Locale.ROOT))) {
+                problems.add(new ConfigProblem(key, key + "=" + text + " is a Debezium setting this connector does not"
+                        + " support, and ignoring it would change the records; " + rule.advice()));
+            }
+        });
+        problems.sort((a, b) -> a.key().compareTo(b.key()));
+        return problems;
+    }
+
+    /** The rule {@code key} falls under, or null when this connector accepts the key (or defines it). */
+    static Rule rule(String key) {
+        if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)) {
+            return null;
+        }
+        return RULES.stream().filter(r -> r.matches(key)).findFirst().orElse(null);
+    }
+}
