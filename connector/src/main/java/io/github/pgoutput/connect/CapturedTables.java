@@ -69,8 +69,10 @@ final class CapturedTables {
         String key = !schemas.isEmpty() && !schemaMatches || config.tableIncludeList().isEmpty()
                 ? PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG
                 : PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
-        return new ConfigProblem(key, noTableSelected(config, all)
-                + "; correct the list, or create the tables before deploying the connector");
+        String fix = config.publicationAutocreateMode() == PublicationAutocreateMode.FILTERED
+                ? "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables"
+                : "; correct the list, or create the tables before deploying the connector";
+        return new ConfigProblem(key, noTableSelected(config, all) + fix);
     }
 
     /** The ordinary and partitioned tables outside the system schemas that the include and exclude lists select. */

@@ -19,6 +19,17 @@ final class PreflightLiveChecks implements LiveChecks {
 
     @Override
     public List<ConfigProblem> check(PgOutputSourceConnectorConfig config) {
+        if (config.publicationAutocreateMode() == PublicationAutocreateMode.FILTERED) {
+            // First, so that a selection of no table is reported on the include list that selects nothing.
+            try {
+                ConfigProblem includeList = CapturedTables.includeListProblem(config);
+                if (includeList != null) {
+                    return List.of(includeList);
+                }
+            } catch (SQLException e) {
+                return List.of(catalogUnreadable("reading the tables for the filtered publication", e));
+            }
+        }
         ReplicationSettings settings;
         try {
             settings = CapturedTables.replicationSettings(config);
@@ -32,14 +43,14 @@ final class PreflightLiveChecks implements LiveChecks {
             problems.add(new ConfigProblem(ConnectorSettings.keyOf(problem.setting()), problem.message()));
         }
         if (problems.isEmpty() && config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
-            // (filtered: replicationSettings above has already refused a list that selects nothing)
+            // (filtered: checked above)
             try {
                 ConfigProblem includeList = CapturedTables.includeListProblem(config);
                 if (includeList != null) {
                     problems.add(includeList);
                 }
             } catch (SQLException e) {
-                problems.add(catalogUnreadable("reading the tables table.include.list selects", e));
+                problems.add(catalogUnreadable("reading the tables the include lists select", e));
             }
         }
         return problems;

@@ -72,6 +72,86 @@ class FilteredPublicationIT {
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
     }
 
+    /** Debezium's rule: a table is captured when its schema passes schema.include.list and its name table.include.list. */
+    @PostgresTest
+    void schemaIncludeListAndTableIncludeListTogetherSelectTheTablesBothMatch(PostgresDatabase db) {
+        String name = "schemas" + db.majorVersion();
+        String slot = "schemas_slot";
+        db.execute("CREATE SCHEMA inventory", "CREATE SCHEMA sales",
+                "CREATE TABLE inventory.orders (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE inventory.order_lines (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE inventory.customers (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE sales.orders (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE public.orders (id bigint PRIMARY KEY, note text)",
+                "INSERT INTO inventory.orders VALUES (1, 'before-start')",
+                "INSERT INTO sales.orders VALUES (1, 'before-start')",
+                "INSERT INTO inventory.customers VALUES (1, 'before-start')");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("schema.include.list", "inventory");
+        config.put("table.include.list", ".*\\.order.*"); // matches sales.orders and public.orders too
+        config.remove("snapshot.mode"); // Debezium's default: initial
+        config.put("name", name);
+
+        assertThat(connect.validationErrors(PgOutputSourceConnector.class.getName(), config)).isEmpty();
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+
+        assertThat(db.query("SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = '" + slot
+                + "_pub' ORDER BY 1")).flatMap(row -> row)
+                .containsExactly("inventory.order_lines", "inventory.orders");
+        assertThat(connect.awaitRecords(name + ".inventory.orders", 1, WAIT)).map(ConnectWorkerCluster::valueText)
+                .last().asString().contains("before-start");
+
+        db.execute("INSERT INTO sales.orders VALUES (2, 'other-schema')",
+                "INSERT INTO public.orders VALUES (2, 'other-schema')",
+                "INSERT INTO inventory.customers VALUES (2, 'other-table')",
+                "BEGIN; INSERT INTO inventory.order_lines VALUES (1, 'streamed'); INSERT INTO sales.orders VALUES (3, 'x'); COMMIT",
+                "INSERT INTO inventory.orders VALUES (2, 'streamed')");
+        assertThat(connect.awaitRecords(name + ".inventory.orders", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
+                .asString().contains("streamed");
+        assertThat(connect.awaitRecords(name + ".inventory.order_lines", 1, WAIT)).map(ConnectWorkerCluster::valueText)
+                .last().asString().contains("streamed");
+        for (String notCaptured : List.of("sales.orders", "public.orders", "inventory.customers")) {
+            assertThat(connect.readAllIfExists(name + "." + notCaptured, Duration.ofSeconds(3))).as(notCaptured).isEmpty();
+        }
+
+        connect.deleteConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+    }
+
+    @PostgresTest
+    void aSchemaIncludeListThatMatchesNoSchemaIsRefusedOnThatKey(PostgresDatabase db) {
+        db.execute("CREATE SCHEMA inventory", "CREATE TABLE inventory.orders (id bigint PRIMARY KEY)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "noschema" + db.majorVersion(), "noschema_slot");
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("schema.include.list", "invntory");
+        config.put("table.include.list", "inventory\\.orders");
+        config.put("name", "noschema" + db.majorVersion());
+
+        Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
+
+        assertThat(errors).containsOnlyKeys("schema.include.list");
+        assertThat(errors.get("schema.include.list")).singleElement().asString()
+                .contains("schema.include.list (invntory) and table.include.list (inventory\\.orders) select no table")
+                .contains("tables seen: inventory.orders");
+    }
+
+    @PostgresTest
+    void aDebeziumKeyThatWouldChangeTheRecordsIsRefusedByTheWorkersValidation(PostgresDatabase db) {
+        db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, card text)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "masked" + db.majorVersion(), "masked_slot");
+        config.put("column.mask.with.4.chars", "public\\.orders\\.card");
+        config.put("name", "masked" + db.majorVersion());
+
+        Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
+
+        assertThat(errors).containsOnlyKeys("column.mask.with.4.chars");
+        assertThat(errors.get("column.mask.with.4.chars")).singleElement().asString()
+                .contains("is a Debezium setting this connector does not support");
+    }
+
     @PostgresTest
     void anIncludeListThatSelectsNoTableIsRefusedOnTheKey(PostgresDatabase db) {
         db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY)");
