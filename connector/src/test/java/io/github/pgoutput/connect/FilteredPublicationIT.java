@@ -51,7 +51,8 @@ class FilteredPublicationIT {
         assertThat(db.query("SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = '" + slot
                 + "_pub' ORDER BY 1")).flatMap(row -> row)
                 .containsExactly("inventory.items", "public.customers", "public.orders");
-        List<ConsumerRecord<byte[], byte[]>> snapshot = connect.awaitRecords(name + ".public.orders", 2, WAIT);
+        // A first snapshot writes the rows only (no truncate records).
+        List<ConsumerRecord<byte[], byte[]>> snapshot = connect.awaitRecords(name + ".public.orders", 1, WAIT);
         assertThat(snapshot).map(ConnectWorkerCluster::valueText).last().asString().contains("before-start");
 
         db.execute("INSERT INTO public.audit_log VALUES (2, 'only-excluded')",
@@ -59,11 +60,11 @@ class FilteredPublicationIT {
                 "INSERT INTO public.audit_log VALUES (4, 'only-excluded-again')",
                 "INSERT INTO public.customers VALUES (1, 'streamed')",
                 "INSERT INTO inventory.items VALUES (1, 'streamed')");
-        assertThat(connect.awaitRecords(name + ".public.orders", 3, WAIT)).map(ConnectWorkerCluster::valueText).last()
+        assertThat(connect.awaitRecords(name + ".public.orders", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
                 .asString().contains("streamed");
-        assertThat(connect.awaitRecords(name + ".public.customers", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
+        assertThat(connect.awaitRecords(name + ".public.customers", 1, WAIT)).map(ConnectWorkerCluster::valueText).last()
                 .asString().contains("streamed");
-        assertThat(connect.awaitRecords(name + ".inventory.items", 2, WAIT)).map(ConnectWorkerCluster::valueText).last()
+        assertThat(connect.awaitRecords(name + ".inventory.items", 1, WAIT)).map(ConnectWorkerCluster::valueText).last()
                 .asString().contains("streamed");
         assertThat(connect.readAllIfExists(name + ".public.audit_log", Duration.ofSeconds(5))).as("not captured").isEmpty();
 
