@@ -197,7 +197,7 @@ class PgOutputSourceTaskPhasesTest {
 
                     @Override
                     public <T> Map<Map<String, T>, Map<String, Object>> offsets(Collection<Map<String, T>> partitions) {
-                        throw new UnsupportedOperationException();
+                        throw new UnsupportedOperationException("the task reads only its own partition's offset, through offset(partition)");
                     }
                 };
             }
