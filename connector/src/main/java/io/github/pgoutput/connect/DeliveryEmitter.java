@@ -1,5 +1,13 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.TransactionTopicRecords;
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.offsets.RecordNumbering;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.offsets.ResumePoint;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +17,8 @@ import java.util.function.Consumer;
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.assembly.TransactionAssembler;
-import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
-import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.pgoutput.Lsn;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;

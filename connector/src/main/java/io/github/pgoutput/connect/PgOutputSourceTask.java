@@ -1,5 +1,19 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.TopicNames;
+import io.github.pgoutput.connect.record.TransactionTopicRecords;
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.record.ColumnTypes;
+import io.github.pgoutput.connect.metrics.SnapshotMetrics;
+import io.github.pgoutput.connect.offsets.RecordNumbering;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.record.AvroNames;
+import io.github.pgoutput.connect.offsets.ResumePoint;
+import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +26,7 @@ import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 
 import io.github.pgoutput.assembly.TransactionAssembler;
-import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;

@@ -1,5 +1,10 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,8 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
-import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.PublicationManager;

@@ -31,17 +31,17 @@ import io.github.pgoutput.spill.SpillContext;
  * Real {@link Delivery} objects for unit tests of the connect layer, made by the real assembler from non-streamed
  * message sequences (the messages are records; no byte payload is needed outside stream blocks).
  */
-final class Deliveries {
+public final class Deliveries {
 
     /** One delivery with the changes its cursor returned. */
-    record Read(Delivery delivery, List<ChangeEvent> changes) {
+    public record Read(Delivery delivery, List<ChangeEvent> changes) {
     }
 
     private Deliveries() {
     }
 
     /** An assembler (stage mode) over {@code messages}; its spill lives in {@code spillDirectory}. */
-    static TransactionAssembler assembler(Path spillDirectory, PgOutputMessage... messages) {
+    public static TransactionAssembler assembler(Path spillDirectory, PgOutputMessage... messages) {
         Deque<WireMessage> queue = new ArrayDeque<>();
         long position = 0x1000;
         for (PgOutputMessage message : messages) {
@@ -56,7 +56,7 @@ final class Deliveries {
         }, PreparedTransactionMode.STAGE, 1L << 20);
     }
 
-    static List<Read> assemble(Path spillDirectory, PgOutputMessage... messages) {
+    public static List<Read> assemble(Path spillDirectory, PgOutputMessage... messages) {
         List<Read> reads = new ArrayList<>();
         try (TransactionAssembler assembler = assembler(spillDirectory, messages)) {
             Delivery delivery;
@@ -73,7 +73,7 @@ final class Deliveries {
     }
 
     /** B ... C for {@code xid}, committed at {@code commitLsn} and ending 0x20 later. */
-    static PgOutputMessage[] transaction(long xid, long commitLsn, PgOutputMessage... body) {
+    public static PgOutputMessage[] transaction(long xid, long commitLsn, PgOutputMessage... body) {
         List<PgOutputMessage> all = new ArrayList<>();
         all.add(new Begin(Lsn.of(commitLsn), Instant.parse("2026-01-02T03:04:05Z"), Xid.of(xid)));
         all.addAll(Arrays.asList(body));
@@ -81,12 +81,12 @@ final class Deliveries {
         return all.toArray(PgOutputMessage[]::new);
     }
 
-    static PgOutputMessage[] concat(PgOutputMessage[]... parts) {
+    public static PgOutputMessage[] concat(PgOutputMessage[]... parts) {
         return Arrays.stream(parts).flatMap(Arrays::stream).toArray(PgOutputMessage[]::new);
     }
 
     /** A tuple of text values; null stands for SQL NULL, "\u0000u" for an unchanged TOAST value. */
-    static TupleData tuple(String... values) {
+    public static TupleData tuple(String... values) {
         List<ColumnValue> columns = new ArrayList<>();
         for (String value : values) {
             if (value == null) {

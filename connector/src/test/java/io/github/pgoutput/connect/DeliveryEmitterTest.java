@@ -1,5 +1,16 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.TopicNames;
+import io.github.pgoutput.connect.record.TransactionTopicRecords;
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.record.MessageKeyColumns;
+import io.github.pgoutput.connect.record.ColumnTypes;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.record.AvroNames;
+import io.github.pgoutput.connect.offsets.ResumePoint;
+
 import static io.github.pgoutput.connect.Deliveries.concat;
 import static io.github.pgoutput.connect.Deliveries.transaction;
 import static io.github.pgoutput.connect.Deliveries.tuple;
@@ -11,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.pgoutput.connect.SourceOffsets.Position;
+import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;

@@ -1,5 +1,11 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.TopicNames;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.record.MessageKeyColumns;
+import io.github.pgoutput.connect.record.ColumnTypes;
+import io.github.pgoutput.connect.record.AvroNames;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -11,7 +17,7 @@ import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.assembly.TransactionAssembler;
-import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.DecoderSettings;

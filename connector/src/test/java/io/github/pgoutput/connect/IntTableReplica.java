@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;

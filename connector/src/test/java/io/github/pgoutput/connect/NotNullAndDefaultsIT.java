@@ -1,12 +1,15 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.record.MessageKeyColumns;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
 import org.apache.kafka.connect.data.Schema;

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class PgOutputSourceConnectorConfigTest {
+public class PgOutputSourceConnectorConfigTest {
 
     private static final String PASSWORD = "s3cr3t-Pa55word";
 
-    static Map<String, String> minimal() {
+    public static Map<String, String> minimal() {
         Map<String, String> props = new HashMap<>();
         props.put("database.hostname", "db.example.com");
         props.put("database.user", "replicator");

@@ -1,5 +1,9 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,8 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

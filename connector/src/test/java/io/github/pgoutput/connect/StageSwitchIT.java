@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+
 import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.metrics.StreamingMetricsMXBean;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;

@@ -1,0 +1,598 @@
+package io.github.pgoutput.connect.record;
+
+import io.github.pgoutput.connect.BinaryHandlingMode;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+
+import io.github.pgoutput.assembly.ChangeEvent;
+import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.converters.PgColumnType;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.pgoutput.Xid;
+import io.github.pgoutput.snapshot.SnapshotRow;
+import io.github.pgoutput.snapshot.SnapshotTable;
+import io.github.pgoutput.pgoutput.OldTuple;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Delete;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
+import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Truncate;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
+import io.github.pgoutput.pgoutput.TupleData;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the changes of a delivery into Kafka record contents in Debezium's change-event format:
+ * <ul>
+ *   <li>Insert: one record, op {@code c}. Update: one record, op {@code u}; when the key changed (the old key tuple
+ *       differs from the new row's key) a delete of the old key ({@code d}, then a tombstone) and a create of the
+ *       new key ({@code c}) instead, so a compacted topic keeps no row under the old key. Delete: op {@code d},
+ *       followed by a tombstone (null value) when {@code tombstones.on.delete}, with the delete's key (null for a table
+ *       without key, as Debezium writes it).</li>
+ *   <li>Truncate: one record per truncated table, op {@code t}, no key, no before/after.</li>
+ *   <li>Logical decoding message: one record on {@code <prefix>.message}, op {@code m}, Debezium's
+ *       {@code MessageKey}/{@code MessageValue} with the nested {@code message} block.</li>
+ * </ul>
+ * The key holds the columns {@link KeyColumns} chooses (message.key.columns, primary key, replica identity index, or
+ * none: a null key), for snapshot rows and streamed changes alike. Schemas are cached per relation id and built anew
+ * whenever the table's Relation message or its key changes (ALTER TABLE). The {@code source} block is Debezium's
+ * {@code io.debezium.connector.postgresql.Source} ({@link SourceBlock}). With {@code provide.transaction.metadata} the
+ * builder fills the {@code transaction} block and counts records per table for the END record of the current
+ * delivery; without, the block is null, as Debezium leaves it.
+ *
+ * <p>Not thread-safe: used by the task's poll thread only.
+ */
+public final class ChangeRecordBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(ChangeRecordBuilder.class);
+
+    static final String OP_CREATE = "c";
+    static final String OP_UPDATE = "u";
+    static final String OP_DELETE = "d";
+    static final String OP_TRUNCATE = "t";
+    static final String OP_MESSAGE = "m";
+    static final String OP_READ = "r";
+
+    /** Debezium's data collection name of logical decoding messages, in the END record's {@code data_collections}. */
+    static final String MESSAGE_DATA_COLLECTION = "LOGICAL_DECODING_MESSAGE";
+
+    /**
+     * The contents of one record, before the task adds partition, offset and headers.
+     *
+     * @param dataChange     a table's change or snapshot row (or its tombstone): gets Debezium's context headers
+     * @param keyHeader      {@link LifecycleHeaders#OLD_KEY} or {@link LifecycleHeaders#NEW_KEY} for the records of a
+     *                       key-changing update, else null
+     * @param keyHeaderValue the key that header carries, of schema {@code keySchema}
+     */
+    public record Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs,
+                 boolean dataChange, String keyHeader, Struct keyHeaderValue) {
+
+        /** A record that is no table's change (a transaction or logical decoding message record). */
+        Draft(String topic, Schema keySchema, Object key, Schema valueSchema, Object value, Long timestampMs) {
+            this(topic, keySchema, key, valueSchema, value, timestampMs, false, null, null);
+        }
+
+        /** Adds Debezium's headers of this record: the context ones for a data change, the other key's if any. */
+        public void addDebeziumHeaders(Headers headers, LifecycleHeaders.Context context) {
+            if (keyHeader != null) {
+                LifecycleHeaders.addKeyChange(headers, keyHeader, keyHeaderValue == null ? null : keyHeaderValue.schema(),
+                        keyHeaderValue);
+            }
+            if (dataChange) {
+                context.addTo(headers);
+            }
+        }
+
+        private Draft withKeyHeader(String header, Struct otherKey) {
+            return new Draft(topic, keySchema, key, valueSchema, value, timestampMs, dataChange, header, otherKey);
+        }
+    }
+
+    /**
+     * What the builder emits beyond the schemas: Debezium's context headers, the operations {@code skipped.operations}
+     * names, the form of a logical decoding message's content ({@code binary.handling.mode}) and which message
+     * prefixes are captured.
+     *
+     * @param skippedOperations ops ({@code c}, {@code u}, {@code d}, {@code t}) of streamed changes that give no
+     *                          records; an update whose key changed is the delete (with its tombstone) and the create
+     *                          it becomes, which {@code d} and {@code c} skip, as Debezium
+     * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
+     */
+    public record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
+                   Predicate<String> messagePrefixes) {
+
+        /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
+        public static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
+
+        public Options {
+            Objects.requireNonNull(context);
+            skippedOperations = Set.copyOf(skippedOperations);
+            Objects.requireNonNull(messageContent);
+            Objects.requireNonNull(messagePrefixes);
+        }
+    }
+
+    private final Options options;
+    private final boolean skipsCreate;
+    private final boolean skipsUpdate;
+    private final boolean skipsDelete;
+    private final boolean skipsTruncate;
+    private final Schema messageContentSchema;
+    private final TopicNames topics;
+    private final AvroNames names;
+    private final PostgresTypeMapper types;
+    private final ColumnTypes columnTypes;
+    private final KeyColumns keyColumns;
+    private final boolean tombstones;
+    private final BiPredicate<String, String> captured;
+    private final SourceBlock source;
+    private final Schema transactionSchema;
+    private final boolean transactionMetadata;
+    private final Schema messageKeySchema;
+    private final Schema messageValueSchema;
+    private final Schema messageBlockSchema;
+    private final Map<Long, TableSchema> schemas = new HashMap<>();
+    /** Table versions whose keyless records were logged: once each is enough to name the cause. */
+    private final Set<TableSchema> warnedKeyless = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<String, Long> perCollectionCounts = new LinkedHashMap<>();
+    private Delivery countedDelivery;
+    private long deliveryOrder;
+    /** Data change and message records of the current delivery so far: the transaction block's total_order. */
+    private long eventCount;
+    /** What consecutive snapshot rows share: rows come table by table. */
+    private SnapshotTable snapshotTable;
+    private TableSchema snapshotSchema;
+    private Struct sharedSource;
+    private String sharedMarker;
+    /** When the snapshot's first row was built: every snapshot row's {@code source.ts_ms}, as Debezium's. */
+    private Instant snapshotTime;
+
+    /**
+     * @param serverName the {@code topic.prefix}, reported as {@code source.name}
+     * @param columnTypes the types of a table's columns, read from the catalog once per new table schema
+     * @param captured   whether a table (schema, name) is captured (table.include.list / table.exclude.list); changes
+     *                   of other tables give no records
+     * @param keyColumns the key columns {@code message.key.columns} names; other tables are keyed by their primary key
+     *                   or replica identity index as the catalog of {@code columnTypes} has them
+     * @param transactionMetadata {@code provide.transaction.metadata}: whether change records carry the transaction block
+     */
+    public ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata) {
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, keyColumns,
+                transactionMetadata, Options.DEFAULTS);
+    }
+
+    /** @param options context headers, skipped operations and the form of logical decoding messages */
+    public ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured, MessageKeyColumns keyColumns, boolean transactionMetadata,
+                        Options options) {
+        this.options = Objects.requireNonNull(options);
+        skipsCreate = options.skippedOperations().contains(OP_CREATE);
+        skipsUpdate = options.skippedOperations().contains(OP_UPDATE);
+        skipsDelete = options.skippedOperations().contains(OP_DELETE);
+        skipsTruncate = options.skippedOperations().contains(OP_TRUNCATE);
+        messageContentSchema = options.messageContent() == BinaryHandlingMode.BYTES ? Schema.OPTIONAL_BYTES_SCHEMA
+                : Schema.OPTIONAL_STRING_SCHEMA;
+        this.source = new SourceBlock(serverName, database, version);
+        this.transactionMetadata = transactionMetadata;
+        this.topics = Objects.requireNonNull(topics);
+        this.names = Objects.requireNonNull(names);
+        this.types = Objects.requireNonNull(types);
+        this.columnTypes = Objects.requireNonNull(columnTypes);
+        this.keyColumns = new KeyColumns(columnTypes.catalog(), keyColumns);
+        this.tombstones = tombstones;
+        this.captured = Objects.requireNonNull(captured);
+        transactionSchema = SchemaBuilder.struct().name("event.block").version(1).optional()
+                .field("id", Schema.STRING_SCHEMA)
+                .field("total_order", Schema.INT64_SCHEMA)
+                .field("data_collection_order", Schema.INT64_SCHEMA)
+                .build();
+        messageKeySchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageKey").version(1)
+                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA).build();
+        messageBlockSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Message").version(1)
+                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA)
+                .field("content", messageContentSchema)
+                .build();
+        messageValueSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageValue").version(1)
+                .field(TableSchema.Envelope.OP, Schema.STRING_SCHEMA)
+                .field(TableSchema.Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
+                .field(TableSchema.Envelope.SOURCE, source.schema())
+                .field(TableSchema.Envelope.TRANSACTION, transactionSchema)
+                .field("message", messageBlockSchema)
+                .build();
+    }
+
+    /**
+     * A builder that names no key columns (every table is keyed by its primary key or replica identity index) and
+     * fills the transaction block, as with {@code provide.transaction.metadata=true}.
+     */
+    public ChangeRecordBuilder(String serverName, String database, String version, TopicNames topics, AvroNames names,
+                        PostgresTypeMapper types, ColumnTypes columnTypes, boolean tombstones,
+                        BiPredicate<String, String> captured) {
+        this(serverName, database, version, topics, names, types, columnTypes, tombstones, captured, MessageKeyColumns.NONE,
+                true);
+    }
+
+    /**
+     * The records of one change, in order.
+     *
+     * @param firstOrder the 1-based position in its delivery of the first record built here ({@code pg.tx_order});
+     *                   also the transaction block's {@code total_order}
+     */
+    public List<Draft> build(ChangeEvent event, Delivery delivery, long firstOrder) {
+        if (delivery != countedDelivery) {
+            if (countedDelivery != null) {
+                source.committed(countedDelivery.endLsn(), countedDelivery.time());
+            }
+            countedDelivery = delivery;
+            perCollectionCounts.clear();
+            eventCount = 0;
+        }
+        deliveryOrder = firstOrder;
+        PgOutputMessage.StreamScoped message = event.message();
+        if (!(message instanceof LogicalMessage) && !(message instanceof Truncate) && !isCaptured(event.relation())) {
+            return List.of();
+        }
+        if (skipped(message)) {
+            // As a change of a table not captured: the delivery still ends, is acknowledged and moves the offset.
+            return List.of();
+        }
+        List<Draft> drafts = new ArrayList<>(3);
+        if (message instanceof Insert insert) {
+            TableSchema table = schemaOf(event.relation());
+            Struct after = table.row(insert.newTuple(), null);
+            drafts.add(change(table, OP_CREATE, null, after, key(table, after), event, delivery));
+        } else if (message instanceof Update update) {
+            update(event, delivery, update, drafts);
+        } else if (message instanceof Delete delete) {
+            TableSchema table = schemaOf(event.relation());
+            Struct before = before(table, delete.oldTuple());
+            Struct key = oldKey(table, delete.oldTuple(), before);
+            drafts.add(change(table, OP_DELETE, before, null, key, event, delivery));
+            addTombstone(table, key, drafts);
+        } else if (message instanceof Truncate) {
+            for (Relation relation : event.relations()) {
+                if (!isCaptured(relation)) {
+                    continue;
+                }
+                TableSchema table = schemaOf(relation);
+                drafts.add(change(table, OP_TRUNCATE, null, null, null, event, delivery));
+            }
+        } else if (message instanceof LogicalMessage logical) {
+            drafts.add(message(logical, event, delivery));
+        } else {
+            throw new ConnectException("the assembler handed out " + message.getClass().getSimpleName() + " at " + event.walPosition()
+                    + " as a change; expected Insert, Update, Delete, Truncate or a logical message");
+        }
+        return drafts;
+    }
+
+    /**
+     * Whether {@code skipped.operations} or the message prefix filter drops this change. Updates are decided in
+     * {@link #update}: one whose key changed gives a delete and a create, which {@code d} and {@code c} skip.
+     */
+    private boolean skipped(PgOutputMessage.StreamScoped message) {
+        if (message instanceof Insert) {
+            return skipsCreate;
+        }
+        if (message instanceof Delete) {
+            return skipsDelete;
+        }
+        if (message instanceof Truncate) {
+            return skipsTruncate;
+        }
+        if (message instanceof LogicalMessage logical) {
+            return !options.messagePrefixes().test(logical.prefix());
+        }
+        return false;
+    }
+
+    /** The header objects of this task run that go on every data change and snapshot record. */
+    public LifecycleHeaders.Context contextHeaders() {
+        return options.context();
+    }
+
+    /**
+     * The record of one snapshot row: op {@code r}, {@code source.snapshot} from the row's marker, {@code source.lsn}
+     * the consistent point, no transaction block. The table goes through the same schema path as a streamed
+     * Relation with the same columns, so snapshot and streamed records of a table share their schemas.
+     *
+     * <p>The caller snapshots captured tables only (table.include.list / table.exclude.list are applied before).
+     */
+    public Draft snapshotRow(SnapshotRow row, Lsn consistentPoint) {
+        return snapshotRow(row, consistentPoint, null);
+    }
+
+    /** @param txId the snapshot transaction's id, {@code source.txId}; null when unknown */
+    public Draft snapshotRow(SnapshotRow row, Lsn consistentPoint, Long txId) {
+        if (row.table() != snapshotTable) {
+            snapshotSchema = schemaOf(relationOf(row.table()));
+            snapshotTable = row.table();
+            sharedSource = null;
+        }
+        TableSchema schema = snapshotSchema;
+        Struct after = schema.rowFromText(row.values());
+        Struct key = key(schema, after);
+        Instant now = Instant.now();
+        if (snapshotTime == null) {
+            snapshotTime = now;
+        }
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.AFTER, after)
+                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
+                        snapshotTime, txId))
+                .put(TableSchema.Envelope.OP, OP_READ);
+        putTimestamps(value, now);
+        return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
+                now.toEpochMilli(), true, null, null);
+    }
+
+    /**
+     * The truncate record (op {@code t}, no key, no before/after, {@code source.snapshot} {@code true}) that opens the
+     * rows of one table in a snapshot taken again: it tells a consumer to drop the rows an earlier, interrupted or
+     * obsolete snapshot of this connector gave it, since rows deleted in between would otherwise stay. A first snapshot
+     * has none (as Debezium's), so a sink that applies truncates keeps what it held before a switch-over.
+     */
+    public Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint, Long txId) {
+        TableSchema schema = schemaOf(relationOf(table));
+        Instant now = Instant.now();
+        Struct value = new Struct(schema.envelopeSchema())
+                .put(TableSchema.Envelope.SOURCE, source.snapshot(schema.relation().namespace(), schema.relation().relationName(),
+                        "true", consistentPoint, now, txId))
+                .put(TableSchema.Envelope.OP, OP_TRUNCATE);
+        putTimestamps(value, now);
+        return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now.toEpochMilli(), true, null, null);
+    }
+
+    /**
+     * Debezium's {@code source.snapshot} of a snapshot row: {@code last} for the snapshot's last row, {@code first}
+     * for its first, {@code last_in_data_collection} / {@code first_in_data_collection} for a table's last / first
+     * row, {@code true} for the others (the earlier one wins for a row that is both).
+     */
+    static String snapshotMarker(SnapshotRow row) {
+        if (row.marker() == SnapshotRow.Marker.LAST) {
+            return "last";
+        }
+        if (row.marker() == SnapshotRow.Marker.FIRST) {
+            return "first";
+        }
+        if (row.lastInTable()) {
+            return "last_in_data_collection";
+        }
+        if (row.firstInTable()) {
+            return "first_in_data_collection";
+        }
+        return "true";
+    }
+
+    private static Relation relationOf(SnapshotTable table) {
+        return new Relation(Xid.INVALID, table.relationId(), table.name().schema(), table.name().table(), ReplicaIdentity.DEFAULT,
+                table.columns());
+    }
+
+    /**
+     * The {@code source} block of a snapshot row. Rows of one table with the same marker share one (a Struct is not
+     * changed once built): building and validating it anew for each of tens of thousands of rows per second is a
+     * measurable part of a snapshot's cost.
+     */
+    private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now, Long txId) {
+        Struct last = sharedSource;
+        if (last == null || (Long) last.get(SourceBlock.TS_MS) != now.toEpochMilli() || !marker.equals(sharedMarker)
+                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value() || !Objects.equals(last.get("txId"), txId)) {
+            sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now, txId);
+            sharedMarker = marker;
+        }
+        return sharedSource;
+    }
+
+    /**
+     * Records per data collection ({@code schema.table}, or {@value #MESSAGE_DATA_COLLECTION}) of the delivery the last
+     * {@link #build} call was for, in first-seen order; empty without {@code provide.transaction.metadata}.
+     */
+    public Map<String, Long> countsPerDataCollection(Delivery delivery) {
+        return delivery == countedDelivery ? Collections.unmodifiableMap(new LinkedHashMap<>(perCollectionCounts)) : Map.of();
+    }
+
+    private boolean isCaptured(Relation relation) {
+        return captured.test(relation.namespace(), relation.relationName());
+    }
+
+    Schema sourceSchema() {
+        return source.schema();
+    }
+
+    /** Envelope's {@code ts_ms}, {@code ts_us}, {@code ts_ns}: when the record was built. */
+    private static void putTimestamps(Struct value, Instant now) {
+        value.put(TableSchema.Envelope.TS_MS, now.toEpochMilli())
+                .put(TableSchema.Envelope.TS_US, SourceBlock.micros(now))
+                .put(TableSchema.Envelope.TS_NS, SourceBlock.nanos(now));
+    }
+
+    private void update(ChangeEvent event, Delivery delivery, Update update, List<Draft> drafts) {
+        TableSchema table = schemaOf(event.relation());
+        TupleData old = update.oldTuple().map(OldTuple::tuple).orElse(null);
+        boolean fullOld = update.oldTuple().map(o -> o.kind() == OldTuple.Kind.FULL).orElse(false);
+        Struct after = table.row(update.newTuple(), fullOld ? old : null);
+        Struct before = update.oldTuple().map(o -> before(table, o)).orElse(null);
+        Struct newKey = key(table, after);
+        // Null too when the old tuple holds the replica identity index's columns but the key is the primary key:
+        // then whether the key changed is unknown, and the change stays one update.
+        Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, before)).orElse(null);
+        if (oldKey != null && !oldKey.equals(newKey)) {
+            // As Debezium: the delete and its tombstone name the new key, the create the old one.
+            if (!skipsDelete) {
+                drafts.add(change(table, OP_DELETE, before, null, oldKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.NEW_KEY, newKey));
+                addTombstone(table, oldKey, drafts);
+            }
+            if (!skipsCreate) {
+                drafts.add(change(table, OP_CREATE, null, after, newKey, event, delivery)
+                        .withKeyHeader(LifecycleHeaders.OLD_KEY, oldKey));
+            }
+            return;
+        }
+        if (skipsUpdate) {
+            return;
+        }
+        drafts.add(change(table, OP_UPDATE, before, after, newKey, event, delivery));
+    }
+
+    /** The row's key; null without one, logged once per table version when the table has a key the row cannot fill. */
+    private Struct key(TableSchema table, Struct row) {
+        Struct key = table.key(row);
+        if (key == null && row != null && table.keySchema() != null && warnedKeyless.add(table)) {
+            log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it happens"
+                    + " when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old tuple then"
+                    + " holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the index's columns"
+                    + " in message.key.columns. Logged once per table schema version", table.qualifiedName(),
+                    table.keyColumns().columns(), table.keyColumns().origin());
+        }
+        return key;
+    }
+
+    /**
+     * The key of an old tuple: unknown (null) when the tuple is key-only and REPLICA IDENTITY USING INDEX names other
+     * columns than the key's, whose fields a key-only before-image fills with zeros rather than values.
+     */
+    private Struct oldKey(TableSchema table, OldTuple old, Struct before) {
+        if (old.kind() == OldTuple.Kind.KEY && !table.keyInReplicaIdentity()) {
+            if (table.keySchema() != null && warnedKeyless.add(table)) {
+                log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it"
+                        + " happens when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old"
+                        + " tuple then holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the"
+                        + " index's columns in message.key.columns. Logged once per table schema",
+                        table.qualifiedName(), table.keyColumns().columns(), table.keyColumns().origin());
+            }
+            return null;
+        }
+        return key(table, before);
+    }
+
+    private static Struct before(TableSchema table, OldTuple old) {
+        return old.kind() == OldTuple.Kind.KEY ? table.keyOnlyRow(old.tuple()) : table.row(old.tuple(), null);
+    }
+
+    /** A tombstone after a delete, with the delete's key; as Debezium, also with a null key (a table without key). */
+    private void addTombstone(TableSchema table, Struct key, List<Draft> drafts) {
+        if (tombstones) {
+            Draft delete = drafts.get(drafts.size() - 1);
+            drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
+                    delete.timestampMs(), true, delete.keyHeader(), delete.keyHeaderValue()));
+            deliveryOrder++;
+        }
+    }
+
+    private Draft change(TableSchema table, String op, Struct before, Struct after, Struct key, ChangeEvent event, Delivery delivery) {
+        Relation relation = table.relation();
+        String topic = table.topic();
+        Struct value = new Struct(table.envelopeSchema())
+                .put(TableSchema.Envelope.BEFORE, before)
+                .put(TableSchema.Envelope.AFTER, after)
+                .put(TableSchema.Envelope.SOURCE, source.streamed(relation.namespace(), relation.relationName(), event, delivery))
+                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(table.qualifiedName(), event, delivery))
+                .put(TableSchema.Envelope.OP, op);
+        putTimestamps(value, Instant.now());
+        Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
+        return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp, true,
+                null, null);
+    }
+
+    private Draft message(LogicalMessage logical, ChangeEvent event, Delivery delivery) {
+        String topic = topics.message();
+        Struct value = new Struct(messageValueSchema)
+                .put(TableSchema.Envelope.OP, OP_MESSAGE)
+                .put(TableSchema.Envelope.TS_MS, System.currentTimeMillis())
+                .put(TableSchema.Envelope.SOURCE, source.streamed("", "", event, delivery))
+                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(MESSAGE_DATA_COLLECTION, event, delivery))
+                .put("message", new Struct(messageBlockSchema)
+                        .put("prefix", logical.prefix())
+                        .put("content", messageContent(logical.content().toByteArray())));
+        Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
+        return new Draft(topic, messageKeySchema, new Struct(messageKeySchema).put("prefix", logical.prefix()), messageValueSchema, value,
+                timestamp);
+    }
+
+    /** A message's content as {@code binary.handling.mode} has bytea values: bytes or a string encoding them. */
+    private Object messageContent(byte[] content) {
+        BinaryHandlingMode mode = options.messageContent();
+        if (mode == BinaryHandlingMode.BASE64) {
+            return Base64.getEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.BASE64_URL_SAFE) {
+            return Base64.getUrlEncoder().encodeToString(content);
+        }
+        if (mode == BinaryHandlingMode.HEX) {
+            return HexFormat.of().formatHex(content);
+        }
+        return content;
+    }
+
+    /**
+     * The transaction block, or null without {@code provide.transaction.metadata} or outside a transaction. Counts the
+     * record (for {@code total_order}, and per data collection for the END record) and moves the delivery order on.
+     */
+    private Struct transactionBlock(String dataCollection, ChangeEvent event, Delivery delivery) {
+        deliveryOrder++;
+        if (!transactionMetadata || !delivery.xid().isValid()) {
+            return null;
+        }
+        long perCollection = count(dataCollection);
+        return new Struct(transactionSchema)
+                .put("id", TransactionTopicRecords.transactionId(delivery, event.walPosition()))
+                .put("total_order", ++eventCount)
+                .put("data_collection_order", perCollection);
+    }
+
+    private long count(String dataCollection) {
+        return perCollectionCounts.merge(dataCollection, 1L, Long::sum);
+    }
+
+    /** The schemas for this Relation; built anew when it differs from the one cached for its relation id. */
+    TableSchema schemaOf(Relation relation) {
+        TableSchema cached = schemas.get(relation.relationId());
+        // Read again for each new Relation message: an index or replica identity change makes PostgreSQL send one.
+        KeyColumns.Choice key = keyColumns.of(relation);
+        if (cached != null && relationsMatch(cached.relation(), relation) && cached.keyColumns().equals(key)) {
+            return cached;
+        }
+        List<PgColumnType> typesOfColumns = columnTypes.of(relation);
+        TableSchema built = new TableSchema(relation, key, keyColumns.catalogTable(relation), names, types, typesOfColumns,
+                source.schema(), transactionSchema, topics.table(relation.namespace(), relation.relationName()));
+        schemas.put(relation.relationId(), built);
+        return built;
+    }
+
+    /**
+     * Equal apart from the xid prefix, which differs between a streamed and a plain copy of the same definition, and
+     * the replica identity setting, which the snapshot's relation does not know: what the schemas depend on of it,
+     * the key flags (which columns a key-only old tuple holds), is in the columns.
+     */
+    private static boolean relationsMatch(Relation a, Relation b) {
+        return a.namespace().equals(b.namespace()) && a.relationName().equals(b.relationName())
+                && a.columns().equals(b.columns());
+    }
+}
