@@ -34,8 +34,15 @@ import java.util.Optional;
  */
 public final class Delivery {
 
-    /** The lifecycle state a delivery reports. */
-    public enum Kind { COMMITTED, PREPARED, ROLLED_BACK }
+    /** The lifecycle state a delivery reports: what had happened to the transaction when it was handed out. */
+    public enum Kind {
+        /** Committed: a plain COMMIT, or COMMIT PREPARED when {@link Delivery#twoPhase()} is true. */
+        COMMITTED,
+        /** Prepared with PREPARE TRANSACTION; COMMITTED or ROLLED_BACK follows later. */
+        PREPARED,
+        /** A prepared transaction undone with ROLLBACK PREPARED. */
+        ROLLED_BACK
+    }
 
     private final Kind kind;
     private final Xid xid;
