@@ -14,4 +14,9 @@ public class AssemblyException extends RuntimeException {
     public AssemblyException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** A message that may not come where it came: names it and its WAL position, then what was expected instead. */
+    static AssemblyException unexpected(WireMessage wire, String expectation) {
+        return new AssemblyException("unexpected " + wire.describe() + " " + expectation);
+    }
 }

@@ -1,9 +1,13 @@
 package io.github.pgoutput.assembly;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.PgOutputMessage.CommitPrepared;
+import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Origin;
+import io.github.pgoutput.pgoutput.PgOutputMessage.RollbackPrepared;
 import io.github.pgoutput.pgoutput.Xid;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -30,8 +34,15 @@ import java.util.Optional;
  */
 public final class Delivery {
 
-    /** The lifecycle state a delivery reports. */
-    public enum Kind { COMMITTED, PREPARED, ROLLED_BACK }
+    /** The lifecycle state a delivery reports: what had happened to the transaction when it was handed out. */
+    public enum Kind {
+        /** Committed: a plain COMMIT, or COMMIT PREPARED when {@link Delivery#twoPhase()} is true. */
+        COMMITTED,
+        /** Prepared with PREPARE TRANSACTION; COMMITTED or ROLLED_BACK follows later. */
+        PREPARED,
+        /** A prepared transaction undone with ROLLBACK PREPARED. */
+        ROLLED_BACK
+    }
 
     private final Kind kind;
     private final Xid xid;
@@ -44,8 +55,8 @@ public final class Delivery {
     private final Origin origin;
     private final ChangeCursor changes;
 
-    Delivery(Kind kind, Xid xid, String gid, boolean twoPhase, Lsn lsn, Lsn endLsn, Instant time, Instant prepareTime,
-             Origin origin, ChangeCursor changes) {
+    private Delivery(Kind kind, Xid xid, String gid, boolean twoPhase, Lsn lsn, Lsn endLsn, Instant time,
+                     Instant prepareTime, Origin origin, ChangeCursor changes) {
         this.kind = Objects.requireNonNull(kind);
         this.xid = Objects.requireNonNull(xid);
         this.gid = gid;
@@ -56,6 +67,38 @@ public final class Delivery {
         this.prepareTime = prepareTime;
         this.origin = origin;
         this.changes = Objects.requireNonNull(changes);
+    }
+
+    /** A transaction committed with a plain COMMIT (sent whole or streamed); {@code origin} may be null. */
+    static Delivery committed(Xid xid, Lsn commitLsn, Lsn endLsn, Instant commitTime, Origin origin, ChangeCursor changes) {
+        return new Delivery(Kind.COMMITTED, xid, null, false, commitLsn, endLsn, commitTime, null, origin, changes);
+    }
+
+    /** A non-transactional logical message, delivered on its own as soon as it is decoded. */
+    static Delivery nonTransactional(LogicalMessage message, Lsn walPosition) {
+        return new Delivery(Kind.COMMITTED, Xid.INVALID, null, false, message.lsn(), message.lsn(), null, null, null,
+                FixedCursor.of(new ChangeEvent(message, List.of(), walPosition, 0)));
+    }
+
+    /** A transaction prepared with PREPARE TRANSACTION (sent whole or streamed); {@code origin} may be null. */
+    static Delivery prepared(Xid xid, String gid, Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Origin origin,
+                             ChangeCursor changes) {
+        return new Delivery(Kind.PREPARED, xid, gid, false, prepareLsn, endLsn, prepareTime, null, origin, changes);
+    }
+
+    /**
+     * A prepared transaction finished with COMMIT PREPARED. It has no changes: they came with its PREPARED delivery,
+     * possibly in an earlier session.
+     */
+    static Delivery commitPrepared(CommitPrepared commit) {
+        return new Delivery(Kind.COMMITTED, commit.xid(), commit.gid(), true, commit.commitLsn(), commit.endLsn(),
+                commit.commitTime(), null, null, FixedCursor.empty());
+    }
+
+    /** A prepared transaction undone with ROLLBACK PREPARED. It has no changes. */
+    static Delivery rolledBack(RollbackPrepared rollback) {
+        return new Delivery(Kind.ROLLED_BACK, rollback.xid(), rollback.gid(), false, rollback.prepareEndLsn(),
+                rollback.rollbackEndLsn(), rollback.rollbackTime(), rollback.prepareTime(), null, FixedCursor.empty());
     }
 
     public Kind kind() {

@@ -10,49 +10,39 @@ import java.util.List;
  * and Type messages met on the way are applied to the session's cache, so each change is resolved against the schema
  * in force when it was written.
  */
-final class HeldCursor implements ChangeCursor {
+final class HeldCursor extends AssemblyCursor {
 
-    private final TransactionAssembler assembler;
     private final List<HeldTransaction.Held> held;
     private final SpillCursor rest;
     private int next;
-    private long index;
-    private boolean done;
 
     /** @param rest the reader of the spilled part, or null when everything was held */
-    HeldCursor(TransactionAssembler assembler, Xid xid, List<HeldTransaction.Held> held, SpillReader rest) {
-        this.assembler = assembler;
+    HeldCursor(AssemblyContext context, Xid xid, List<HeldTransaction.Held> held, SpillReader rest) {
+        super(context);
         this.held = held;
-        this.rest = rest == null ? null : new SpillCursor(assembler, xid, rest, false);
+        this.rest = rest == null ? null : new SpillCursor(context, xid, rest, false);
     }
 
     @Override
-    public ChangeEvent next() {
-        if (done) {
-            return null;
-        }
-        assembler.checkUsable();
-        try {
-            HeldTransaction.Held message =
-                    assembler.relations().takeApplyingDefinitions(this::takeHeld, HeldTransaction.Held::message);
-            if (message != null) {
-                PgOutputMessage.StreamScoped change = (PgOutputMessage.StreamScoped) message.message();
-                return new ChangeEvent(change, assembler.relations().relationsOf(change, message.walPosition()),
-                        message.walPosition(), index++);
-            }
-        } catch (RuntimeException e) {
-            throw assembler.fail(e);
+    ChangeEvent step() {
+        HeldTransaction.Held message =
+                context.relations().takeApplyingDefinitions(this::takeHeld, HeldTransaction.Held::message);
+        if (message != null) {
+            return change((PgOutputMessage.StreamScoped) message.message(), message.walPosition());
         }
         if (rest == null) {
-            done = true;
+            finish();
             return null;
         }
+        // The spilled part fails the assembler itself when it fails; its changes are renumbered after the held ones.
         ChangeEvent spilled = rest.next();
         if (spilled == null) {
-            done = rest.atEnd();
+            if (rest.atEnd()) {
+                finish();
+            }
             return null;
         }
-        return new ChangeEvent(spilled.message(), spilled.relations(), spilled.walPosition(), index++);
+        return change(spilled.message(), spilled.relations(), spilled.walPosition());
     }
 
     /** The next held message, or null once all were taken. */
@@ -64,11 +54,6 @@ final class HeldCursor implements ChangeCursor {
         // Dropped once read: the consumer keeps its own copy of what it needs.
         held.set(next++, null);
         return message;
-    }
-
-    @Override
-    public boolean atEnd() {
-        return done;
     }
 
     @Override

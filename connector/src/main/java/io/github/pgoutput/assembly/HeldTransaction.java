@@ -1,5 +1,7 @@
 package io.github.pgoutput.assembly;
 
+import static io.github.pgoutput.assembly.AssemblyException.unexpected;
+
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Begin;
@@ -39,7 +41,7 @@ final class HeldTransaction {
     record Held(PgOutputMessage message, Lsn walPosition) {
     }
 
-    private final TransactionAssembler assembler;
+    private final AssemblyContext context;
     private final WireMessage beginWire;
     private final Begin begin;
     private final Origin origin;
@@ -48,8 +50,8 @@ final class HeldTransaction {
     private long heldBytes;
     private boolean spilling;
 
-    HeldTransaction(TransactionAssembler assembler, WireMessage beginWire, Origin origin, long limitBytes) {
-        this.assembler = assembler;
+    HeldTransaction(AssemblyContext context, WireMessage beginWire, Origin origin, long limitBytes) {
+        this.context = context;
         this.beginWire = beginWire;
         this.begin = (Begin) beginWire.message();
         this.origin = origin;
@@ -77,15 +79,15 @@ final class HeldTransaction {
         }
         if (message instanceof Commit commit) {
             if (!commit.commitLsn().equals(begin.finalLsn())) {
-                throw TransactionAssembler.unexpected(wire, "with commit_lsn " + commit.commitLsn() + " for transaction "
+                throw unexpected(wire, "with commit_lsn " + commit.commitLsn() + " for transaction "
                         + begin.xid() + ", whose Begin announced final_lsn " + begin.finalLsn());
             }
             // read() verifies the spilled part before returning, so a damaged spill fails before any delivery.
-            SpillReader rest = spilling ? assembler.spill().read(begin.xid()) : null;
-            return new Delivery(Delivery.Kind.COMMITTED, begin.xid(), null, false, begin.finalLsn(), commit.endLsn(),
-                    begin.commitTime(), null, origin, new HeldCursor(assembler, begin.xid(), held, rest));
+            SpillReader rest = spilling ? context.spill().read(begin.xid()) : null;
+            return Delivery.committed(begin.xid(), begin.finalLsn(), commit.endLsn(), begin.commitTime(), origin,
+                    new HeldCursor(context, begin.xid(), held, rest));
         }
-        throw TransactionAssembler.unexpected(wire, "inside transaction " + begin.xid() + " (begun by " + beginWire.describe()
+        throw unexpected(wire, "inside transaction " + begin.xid() + " (begun by " + beginWire.describe()
                 + "); expected changes, Relation, Type or its Commit");
     }
 
@@ -99,7 +101,7 @@ final class HeldTransaction {
             }
             spilling = true;
         }
-        assembler.spill().append(begin.xid(), begin.xid(), wire.walPosition(), wire.payload());
+        context.spill().append(begin.xid(), begin.xid(), wire.walPosition(), wire.payload());
     }
 
     private static long estimatedSize(WireMessage wire) {
@@ -120,7 +122,7 @@ final class HeldTransaction {
     /** Forgets the spilled part, if any (the assembler failed or closes before the Commit arrived). */
     void discard() {
         if (spilling) {
-            assembler.spill().discard(begin.xid());
+            context.spill().discard(begin.xid());
         }
     }
 }

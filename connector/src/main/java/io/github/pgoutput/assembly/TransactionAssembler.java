@@ -1,12 +1,13 @@
 package io.github.pgoutput.assembly;
 
+import static io.github.pgoutput.assembly.AssemblyException.unexpected;
+
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Begin;
 import io.github.pgoutput.pgoutput.PgOutputMessage.BeginPrepare;
 import io.github.pgoutput.pgoutput.PgOutputMessage.CommitPrepared;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Origin;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.PgOutputMessage.RollbackPrepared;
 import io.github.pgoutput.pgoutput.PgOutputMessage.StreamAbort;
@@ -20,9 +21,7 @@ import io.github.pgoutput.spill.SpillReader;
 import io.github.pgoutput.spill.SpillUsage;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -58,21 +57,16 @@ import java.util.Optional;
  */
 public final class TransactionAssembler implements AutoCloseable {
 
-    private final MessageSource source;
+    private final AssemblyContext context;
     private final TransactionSpill spill;
-    private final SpilledMessageDecoder decoder;
     private final long holdLimitBytes;
-    private final PreparedTransactionMode preparedMode;
-    private final RelationCache relations = new RelationCache();
     /** Streamed transactions seen in this session and not yet finished, with their origin if one was sent. */
     private final Map<Xid, Optional<Origin>> openStreams = new HashMap<>();
-    private WireMessage pushedBack;
     private WireMessage pendingBegin;
     /** The transaction sent whole that is being collected until its Commit, or null. */
     private HeldTransaction holding;
     private Xid streamBlockXid;
     private Delivery current;
-    private RuntimeException failure;
 
     /**
      * @param holdLimitBytes how much of a transaction sent whole is held in memory (decoded; estimated heap bytes)
@@ -80,10 +74,8 @@ public final class TransactionAssembler implements AutoCloseable {
      */
     public TransactionAssembler(MessageSource source, TransactionSpill spill, SpilledMessageDecoder decoder,
                                 PreparedTransactionMode preparedMode, long holdLimitBytes) {
-        this.source = Objects.requireNonNull(source, "source");
-        this.spill = Objects.requireNonNull(spill, "spill");
-        this.decoder = Objects.requireNonNull(decoder, "decoder");
-        this.preparedMode = Objects.requireNonNull(preparedMode, "preparedMode");
+        this.context = new AssemblyContext(source, spill, decoder, preparedMode);
+        this.spill = spill;
         if (holdLimitBytes < 0) {
             throw new IllegalArgumentException("holdLimitBytes must be 0 or more, was " + holdLimitBytes);
         }
@@ -101,7 +93,7 @@ public final class TransactionAssembler implements AutoCloseable {
      * @throws RuntimeException      from the source or the spill ({@code SpillException}); the assembler is then failed
      */
     public Delivery nextDelivery() {
-        checkUsable();
+        context.checkUsable();
         if (current != null) {
             if (!current.changes().atEnd()) {
                 throw new IllegalStateException("read the changes of " + current + " to the end before asking for the next delivery");
@@ -111,7 +103,7 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         try {
             while (true) {
-                WireMessage wire = take();
+                WireMessage wire = context.take();
                 if (wire == null) {
                     return null;
                 }
@@ -122,13 +114,13 @@ public final class TransactionAssembler implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            throw fail(e);
+            throw context.fail(e);
         }
     }
 
     /** The Relation and Type definitions of this session. */
     public RelationCache relations() {
-        return relations;
+        return context.relations();
     }
 
     /** Streamed transactions that have started and not yet committed, prepared or aborted. */
@@ -179,13 +171,13 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         if (message instanceof StreamCommit commit) {
             Optional<Origin> origin = finishStream(commit.xid(), wire, "Stream Commit");
-            return new Delivery(Delivery.Kind.COMMITTED, commit.xid(), null, false, commit.commitLsn(), commit.endLsn(),
-                    commit.commitTime(), null, origin.orElse(null), readBack(commit.xid()));
+            return Delivery.committed(commit.xid(), commit.commitLsn(), commit.endLsn(), commit.commitTime(),
+                    origin.orElse(null), readBack(commit.xid()));
         }
         if (message instanceof StreamPrepare prepare) {
             Optional<Origin> origin = finishStream(prepare.xid(), wire, "Stream Prepare");
-            return new Delivery(Delivery.Kind.PREPARED, prepare.xid(), prepare.gid(), false, prepare.prepareLsn(),
-                    prepare.endLsn(), prepare.prepareTime(), null, origin.orElse(null), readBack(prepare.xid()));
+            return Delivery.prepared(prepare.xid(), prepare.gid(), prepare.prepareLsn(), prepare.endLsn(),
+                    prepare.prepareTime(), origin.orElse(null), readBack(prepare.xid()));
         }
         if (message instanceof StreamAbort abort) {
             abortStream(abort);
@@ -193,23 +185,20 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         if (message instanceof CommitPrepared commit) {
             // Delivered even when this session never saw the PREPARE: it may have been confirmed before a restart.
-            return new Delivery(Delivery.Kind.COMMITTED, commit.xid(), commit.gid(), true, commit.commitLsn(), commit.endLsn(),
-                    commit.commitTime(), null, null, FixedCursor.empty());
+            return Delivery.commitPrepared(commit);
         }
         if (message instanceof RollbackPrepared rollback) {
-            return new Delivery(Delivery.Kind.ROLLED_BACK, rollback.xid(), rollback.gid(), false, rollback.prepareEndLsn(),
-                    rollback.rollbackEndLsn(), rollback.rollbackTime(), rollback.prepareTime(), null, FixedCursor.empty());
+            return Delivery.rolledBack(rollback);
         }
         if (message instanceof LogicalMessage logical && !logical.transactional()) {
-            return new Delivery(Delivery.Kind.COMMITTED, Xid.INVALID, null, false, logical.lsn(), logical.lsn(), null, null,
-                    null, FixedCursor.of(new ChangeEvent(logical, List.of(), wire.walPosition(), 0)));
+            return Delivery.nonTransactional(logical, wire.walPosition());
         }
         if (message instanceof Relation relation) {
-            relations.apply(relation);
+            context.relations().apply(relation);
             return null;
         }
         if (message instanceof Type type) {
-            relations.apply(type);
+            context.relations().apply(type);
             return null;
         }
         throw unexpected(wire, "outside any transaction and stream block; expected Begin, Begin Prepare, Stream Start,"
@@ -223,19 +212,19 @@ public final class TransactionAssembler implements AutoCloseable {
         if (next.message() instanceof Origin sent) {
             origin = sent;
         } else {
-            pushedBack = next;
+            context.pushBack(next);
         }
         if (begin.message() instanceof Begin b) {
             if (openStreams.containsKey(b.xid())) {
                 throw unexpected(begin, "for xid " + b.xid() + ", which is streaming in this session; expected its Stream"
                         + " Commit, Abort or Prepare instead");
             }
-            holding = new HeldTransaction(this, begin, origin, holdLimitBytes);
+            holding = new HeldTransaction(context, begin, origin, holdLimitBytes);
             return null;
         }
         BeginPrepare b = (BeginPrepare) begin.message();
-        return new Delivery(Delivery.Kind.PREPARED, b.xid(), b.gid(), false, b.prepareLsn(), b.endLsn(), b.prepareTime(),
-                null, origin, new WireCursor(this, begin));
+        return Delivery.prepared(b.xid(), b.gid(), b.prepareLsn(), b.endLsn(), b.prepareTime(), origin,
+                new WireCursor(context, begin));
     }
 
     private void startStreamBlock(StreamStart start, WireMessage wire) {
@@ -286,7 +275,7 @@ public final class TransactionAssembler implements AutoCloseable {
     private ChangeCursor readBack(Xid xid) {
         // read() verifies the whole transaction before returning, so a damaged spill fails before any delivery.
         SpillReader reader = spill.read(xid);
-        return new SpillCursor(this, xid, reader, true);
+        return new SpillCursor(context, xid, reader, true);
     }
 
     private void abortStream(StreamAbort abort) {
@@ -301,65 +290,5 @@ public final class TransactionAssembler implements AutoCloseable {
             // Also cuts the changes of the subtransaction's children, which were written after its first change.
             spill.discardSubtransaction(abort.xid(), abort.subXid());
         }
-    }
-
-    /** The next message, from the push-back slot or the source; checks two-phase messages against the mode first. */
-    WireMessage take() {
-        WireMessage wire = pushedBack != null ? pushedBack : source.next();
-        pushedBack = null;
-        if (wire != null && preparedMode == PreparedTransactionMode.FAIL && isTwoPhase(wire.message())) {
-            throw new AssemblyException("received " + wire.describe() + twoPhaseIds(wire.message()) + ", but"
-                    + " prepared.transaction.mode=fail: the slot decodes prepared transactions at PREPARE time (two_phase);"
-                    + " set prepared.transaction.mode=stage, or recreate the slot without two_phase");
-        }
-        return wire;
-    }
-
-    SpilledMessageDecoder decoder() {
-        return decoder;
-    }
-
-    TransactionSpill spill() {
-        return spill;
-    }
-
-    void checkUsable() {
-        if (failure != null) {
-            throw new AssemblyException("the transaction assembler failed earlier and cannot go on; reconnect from the last"
-                    + " confirmed position. First failure: " + failure.getMessage(), failure);
-        }
-    }
-
-    RuntimeException fail(RuntimeException e) {
-        if (failure == null) {
-            failure = e;
-        }
-        return e;
-    }
-
-    static AssemblyException unexpected(WireMessage wire, String expectation) {
-        return new AssemblyException("unexpected " + wire.describe() + " " + expectation);
-    }
-
-    private static boolean isTwoPhase(PgOutputMessage message) {
-        return message instanceof BeginPrepare || message instanceof Prepare || message instanceof StreamPrepare
-                || message instanceof CommitPrepared || message instanceof RollbackPrepared;
-    }
-
-    private static String twoPhaseIds(PgOutputMessage message) {
-        if (message instanceof BeginPrepare m) {
-            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
-        }
-        if (message instanceof Prepare m) {
-            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
-        }
-        if (message instanceof StreamPrepare m) {
-            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
-        }
-        if (message instanceof CommitPrepared m) {
-            return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
-        }
-        RollbackPrepared m = (RollbackPrepared) message;
-        return " (xid " + m.xid() + ", gid '" + m.gid() + "')";
     }
 }

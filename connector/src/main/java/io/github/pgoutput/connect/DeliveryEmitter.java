@@ -220,10 +220,9 @@ final class DeliveryEmitter {
                 : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), delivery.endLsn(), numbered.order(),
                         resume.numbering());
         String gid = delivery.gid().orElse(null);
-        LifecycleHeaders.Outcome outcome = LifecycleHeaders.Outcome.valueOf(delivery.kind().name());
         ConnectHeaders headers = new ConnectHeaders();
-        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.endLsn(), outcome,
-                gid != null, numbered.order(), gid));
+        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.endLsn(),
+                delivery.kind(), gid != null, numbered.order(), gid));
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
         SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(at), draft.topic(), null, draft.keySchema(),

@@ -31,6 +31,18 @@ public sealed interface PgOutputMessage {
     sealed interface Change extends StreamScoped {
     }
 
+    /**
+     * A message of a prepared transaction (two-phase commit): Begin Prepare, Prepare, Stream Prepare, Commit Prepared or
+     * Rollback Prepared. PostgreSQL sends these only when the slot decodes prepared transactions at PREPARE time.
+     */
+    sealed interface TwoPhase extends PgOutputMessage {
+        /** The xid of the prepared transaction. */
+        Xid xid();
+
+        /** The global transaction id given to PREPARE TRANSACTION. */
+        String gid();
+    }
+
     /** {@code B}: start of a non-streamed transaction. {@code finalLsn} is the start of its commit record. */
     record Begin(Lsn finalLsn, Instant commitTime, Xid xid) implements PgOutputMessage {
         @Override
@@ -186,7 +198,7 @@ public sealed interface PgOutputMessage {
     }
 
     /** {@code b}: start of a prepared transaction decoded at PREPARE time. */
-    record BeginPrepare(Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements PgOutputMessage {
+    record BeginPrepare(Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements TwoPhase {
         @Override
         public char tag() {
             return 'b';
@@ -194,7 +206,7 @@ public sealed interface PgOutputMessage {
     }
 
     /** {@code P}: end of a prepared transaction. {@code endLsn} is the progress point to confirm. */
-    record Prepare(int flags, Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements PgOutputMessage {
+    record Prepare(int flags, Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements TwoPhase {
         @Override
         public char tag() {
             return 'P';
@@ -202,7 +214,7 @@ public sealed interface PgOutputMessage {
     }
 
     /** {@code K}: COMMIT PREPARED. May name a GID this client never saw prepared. */
-    record CommitPrepared(int flags, Lsn commitLsn, Lsn endLsn, Instant commitTime, Xid xid, String gid) implements PgOutputMessage {
+    record CommitPrepared(int flags, Lsn commitLsn, Lsn endLsn, Instant commitTime, Xid xid, String gid) implements TwoPhase {
         @Override
         public char tag() {
             return 'K';
@@ -214,7 +226,7 @@ public sealed interface PgOutputMessage {
      * (a GID can be reused); {@code rollbackEndLsn} is the progress point to confirm.
      */
     record RollbackPrepared(int flags, Lsn prepareEndLsn, Lsn rollbackEndLsn, Instant prepareTime, Instant rollbackTime,
-                            Xid xid, String gid) implements PgOutputMessage {
+                            Xid xid, String gid) implements TwoPhase {
         @Override
         public char tag() {
             return 'r';
@@ -222,7 +234,7 @@ public sealed interface PgOutputMessage {
     }
 
     /** {@code p}: a streamed transaction was prepared; stands in for Begin Prepare … Prepare. */
-    record StreamPrepare(int flags, Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements PgOutputMessage {
+    record StreamPrepare(int flags, Lsn prepareLsn, Lsn endLsn, Instant prepareTime, Xid xid, String gid) implements TwoPhase {
         @Override
         public char tag() {
             return 'p';

@@ -40,7 +40,7 @@ public final class DatabaseSpill implements TransactionSpill {
     private final CopyBatch batch;
     private final Map<Xid, Stored> transactions = new HashMap<>();
     private final Set<DatabaseSpillReader> openReaders = new HashSet<>();
-    private long totalBytes;
+    private final SpillQuota quota;
 
     /** What this spill knows of one transaction's rows. */
     private static final class Stored {
@@ -60,6 +60,7 @@ public final class DatabaseSpill implements TransactionSpill {
         this.connections = connections;
         this.writer = writer;
         this.batch = new CopyBatch(table);
+        this.quota = new SpillQuota(settings, "spill table " + table, "");
     }
 
     /** The factory behind {@code spill.backend=database}. */
@@ -161,16 +162,7 @@ public final class DatabaseSpill implements TransactionSpill {
             }
         }
         long rowBytes = DatabaseSpillTable.rowBytes(payload.remaining());
-        if (stored.bytes + rowBytes > settings.maxTransactionBytes()) {
-            throw new SpillException("transaction " + xid + " needs more than spill.max.transaction.bytes="
-                    + settings.maxTransactionBytes() + " bytes in spill table " + table
-                    + "; raise spill.max.transaction.bytes or make the transaction smaller");
-        }
-        if (totalBytes + rowBytes > settings.maxTotalBytes()) {
-            throw new SpillException("the open streamed transactions need more than spill.max.total.bytes="
-                    + settings.maxTotalBytes() + " bytes in spill table " + table + " (appending to xid " + xid
-                    + "); raise spill.max.total.bytes");
-        }
+        quota.checkRoom(xid, stored.bytes, rowBytes, "spill table", table);
         if (!subXid.equals(xid)) {
             stored.firstAppends.putIfAbsent(subXid, new Mark(stored.rows, stored.bytes));
         }
@@ -192,7 +184,7 @@ public final class DatabaseSpill implements TransactionSpill {
         }
         stored.rows++;
         stored.bytes += rowBytes;
-        totalBytes += rowBytes;
+        quota.added(rowBytes);
     }
 
     private void flush() {
@@ -245,7 +237,7 @@ public final class DatabaseSpill implements TransactionSpill {
         if (stored == null) {
             return;
         }
-        totalBytes -= stored.bytes;
+        quota.released(stored.bytes);
         delete(xid, 0, "discard");
     }
 
@@ -261,7 +253,7 @@ public final class DatabaseSpill implements TransactionSpill {
             return;
         }
         delete(xid, mark.seq(), "cut rolled-back subtransaction " + subXid + " out of");
-        totalBytes -= stored.bytes - mark.bytes();
+        quota.released(stored.bytes - mark.bytes());
         stored.rows = mark.seq();
         stored.bytes = mark.bytes();
         stored.firstAppends.values().removeIf(each -> each.seq() >= mark.seq());
@@ -290,7 +282,7 @@ public final class DatabaseSpill implements TransactionSpill {
         }
         batch.forget();
         transactions.clear();
-        totalBytes = 0;
+        quota.releasedAll();
         try (Statement statement = writer.createStatement()) {
             statement.execute("TRUNCATE " + table.qualified);
         } catch (SQLException e) {
@@ -303,7 +295,7 @@ public final class DatabaseSpill implements TransactionSpill {
 
     @Override
     public SpillUsage usage() {
-        return new SpillUsage(transactions.size(), totalBytes, batch.bufferedBytes());
+        return new SpillUsage(transactions.size(), quota.totalBytes(), batch.bufferedBytes());
     }
 
     @Override

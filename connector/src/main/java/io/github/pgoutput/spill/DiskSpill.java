@@ -41,7 +41,7 @@ public final class DiskSpill implements TransactionSpill {
     private final Pattern ownFiles;
     private final SpillSettings settings;
     private final Map<Xid, SpillFile> files = new HashMap<>();
-    private long totalBytes;
+    private final SpillQuota quota;
     private long bufferedBytes;
     private int openReaders;
     /** A direct read buffer kept between reads, so reading a transaction back allocates nothing in the common case. */
@@ -52,6 +52,7 @@ public final class DiskSpill implements TransactionSpill {
         this.slotName = slotName;
         this.ownFiles = DiskSpillFormat.filesOf(slotName);
         this.settings = settings;
+        this.quota = new SpillQuota(settings, directory.toString(), " or free space");
     }
 
     /**
@@ -89,16 +90,7 @@ public final class DiskSpill implements TransactionSpill {
         }
         file.checkUsable();
         long frameBytes = DiskSpillFormat.frameBytes(payload.remaining());
-        if (file.bytes + frameBytes > settings.maxTransactionBytes()) {
-            throw new SpillException("transaction " + xid + " needs more than spill.max.transaction.bytes="
-                    + settings.maxTransactionBytes() + " bytes in spill file " + file.path
-                    + "; raise spill.max.transaction.bytes or make the transaction smaller");
-        }
-        if (totalBytes + frameBytes > settings.maxTotalBytes()) {
-            throw new SpillException("the open streamed transactions need more than spill.max.total.bytes="
-                    + settings.maxTotalBytes() + " bytes in " + directory + " (appending to xid " + xid
-                    + "); raise spill.max.total.bytes or free space");
-        }
+        quota.checkRoom(xid, file.bytes, frameBytes, "spill file", file.path);
         if (!subXid.equals(xid)) {
             file.markFirstAppend(subXid);
         }
@@ -111,7 +103,7 @@ public final class DiskSpill implements TransactionSpill {
         }
         file.bytes += frameBytes;
         file.frames++;
-        totalBytes += frameBytes;
+        quota.added(frameBytes);
         if (bufferedBytes > settings.memoryBufferBytes()) {
             for (SpillFile each : files.values()) {
                 flush(each);
@@ -214,7 +206,7 @@ public final class DiskSpill implements TransactionSpill {
             }
             file.flushedBytes = mark.offset();
         }
-        totalBytes -= removed;
+        quota.released(removed);
         file.bytes = mark.offset();
         file.frames = mark.frames();
         file.forgetMarksFrom(mark.offset());
@@ -246,7 +238,7 @@ public final class DiskSpill implements TransactionSpill {
 
     @Override
     public SpillUsage usage() {
-        return new SpillUsage(files.size(), totalBytes, bufferedBytes);
+        return new SpillUsage(files.size(), quota.totalBytes(), bufferedBytes);
     }
 
     /**
@@ -259,7 +251,7 @@ public final class DiskSpill implements TransactionSpill {
     }
 
     private void forget(SpillFile file) {
-        totalBytes -= file.bytes;
+        quota.released(file.bytes);
         bufferedBytes -= file.used;
         file.used = 0;
         file.releaseBuffer();

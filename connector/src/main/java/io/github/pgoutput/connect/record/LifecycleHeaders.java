@@ -10,6 +10,7 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
 
+import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.Xid;
 
@@ -26,7 +27,8 @@ import io.github.pgoutput.pgoutput.Xid;
  *   <tr><td>{@code pg.commit_lsn}</td><td>string X/Y</td><td>end LSN of the delivery: where the record that completed
  *       it ends (the COMMIT, the PREPARE for PREPARED, the COMMIT PREPARED or the ROLLBACK PREPARED), the position
  *       the slot is confirmed to once the delivery is durable</td></tr>
- *   <tr><td>{@code pg.outcome}</td><td>string</td><td>{@link Outcome}: COMMITTED, PREPARED or ROLLED_BACK</td></tr>
+ *   <tr><td>{@code pg.outcome}</td><td>string</td><td>the delivery's {@link Delivery.Kind}: COMMITTED, PREPARED or
+ *       ROLLED_BACK (see {@link #outcome})</td></tr>
  *   <tr><td>{@code pg.two_phase}</td><td>boolean</td><td>whether the transaction was prepared (PREPARE
  *       TRANSACTION)</td></tr>
  *   <tr><td>{@code pg.tx_order}</td><td>int64</td><td>1-based position of the record in its delivery; the same
@@ -77,14 +79,17 @@ public final class LifecycleHeaders {
     private LifecycleHeaders() {
     }
 
-    /** The value of {@code pg.outcome}: what had happened to the transaction when the delivery was emitted. */
-    public enum Outcome {
-        /** Committed (a plain COMMIT, or COMMIT PREPARED when {@code pg.two_phase} is true). */
-        COMMITTED,
-        /** Prepared with PREPARE TRANSACTION; COMMITTED or ROLLED_BACK follows later. */
-        PREPARED,
-        /** A prepared transaction undone with ROLLBACK PREPARED. */
-        ROLLED_BACK
+    /**
+     * The value of {@code pg.outcome} (and of the transaction topic's {@code outcome}) for a delivery of {@code kind}:
+     * what had happened to the transaction when the delivery was emitted. Persisted: spelled out here so that renaming
+     * a constant cannot change what consumers read.
+     */
+    public static String outcome(Delivery.Kind kind) {
+        return switch (kind) {
+            case COMMITTED -> "COMMITTED";
+            case PREPARED -> "PREPARED";
+            case ROLLED_BACK -> "ROLLED_BACK";
+        };
     }
 
     /**
@@ -98,7 +103,7 @@ public final class LifecycleHeaders {
      * @param txOrder   1-based position of the record in its delivery
      * @param gid       the global transaction id; non-null exactly when {@code twoPhase}
      */
-    public record Change(Xid xid, Lsn lsn, Lsn commitLsn, Outcome outcome, boolean twoPhase, long txOrder,
+    public record Change(Xid xid, Lsn lsn, Lsn commitLsn, Delivery.Kind outcome, boolean twoPhase, long txOrder,
             String gid) {
 
         public Change {
@@ -113,7 +118,7 @@ public final class LifecycleHeaders {
                 throw new IllegalArgumentException("a gid is given exactly for two-phase transactions (twoPhase="
                         + twoPhase + ", gid=" + gid + ")");
             }
-            if (!twoPhase && outcome != Outcome.COMMITTED) {
+            if (!twoPhase && outcome != Delivery.Kind.COMMITTED) {
                 throw new IllegalArgumentException(outcome + " exists only for two-phase transactions");
             }
         }
@@ -124,7 +129,7 @@ public final class LifecycleHeaders {
         headers.addLong(XID, change.xid().value());
         headers.addString(LSN, change.lsn().toString());
         headers.addString(COMMIT_LSN, change.commitLsn().toString());
-        headers.addString(OUTCOME, change.outcome().name());
+        headers.addString(OUTCOME, outcome(change.outcome()));
         headers.addBoolean(TWO_PHASE, change.twoPhase());
         headers.addLong(TX_ORDER, change.txOrder());
         if (change.gid() != null) {

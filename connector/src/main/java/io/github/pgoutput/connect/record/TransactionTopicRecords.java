@@ -87,7 +87,7 @@ public final class TransactionTopicRecords {
 
     /** The one record of a two-phase COMMITTED or ROLLED_BACK delivery. */
     public ChangeRecordBuilder.Draft outcome(Delivery delivery) {
-        return draft(delivery, delivery.kind().name(), delivery.endLsn(), null);
+        return draft(delivery, LifecycleHeaders.outcome(delivery.kind()), delivery.endLsn(), null);
     }
 
     private ChangeRecordBuilder.Draft draft(Delivery delivery, String status, Lsn lsn, Map<String, Long> counts) {
@@ -97,7 +97,7 @@ public final class TransactionTopicRecords {
                 .put("status", status)
                 .put("id", id)
                 .put("ts_ms", time)
-                .put("outcome", delivery.kind().name())
+                .put("outcome", LifecycleHeaders.outcome(delivery.kind()))
                 .put("two_phase", delivery.twoPhase() || delivery.gid().isPresent())
                 .put("xid", delivery.xid().value())
                 .put("gid", delivery.gid().orElse(null))

@@ -11,9 +11,11 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.pgoutput.assembly.Delivery.Kind;
 import io.github.pgoutput.connect.record.LifecycleHeaders.Change;
-import io.github.pgoutput.connect.record.LifecycleHeaders.Outcome;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.Xid;
 
@@ -22,7 +24,7 @@ class LifecycleHeadersTest {
     @Test
     void writesTheHeadersOfAnOrdinaryCommittedChange() {
         Headers headers = LifecycleHeaders.addChange(new ConnectHeaders(), new Change(Xid.of(4_000_000_000L),
-                Lsn.parse("0/16B3748"), Lsn.parse("0/16B3800"), Outcome.COMMITTED, false, 3, null));
+                Lsn.parse("0/16B3748"), Lsn.parse("0/16B3800"), Kind.COMMITTED, false, 3, null));
 
         assertThat(asMap(headers)).containsExactly(
                 Map.entry("pg.xid", 4_000_000_000L),
@@ -38,11 +40,21 @@ class LifecycleHeadersTest {
     @Test
     void addsTheGidForATwoPhaseTransaction() {
         Headers headers = LifecycleHeaders.addChange(new ConnectHeaders(), new Change(Xid.of(740),
-                Lsn.parse("0/1000"), Lsn.parse("0/2000"), Outcome.PREPARED, true, 1, "order-17"));
+                Lsn.parse("0/1000"), Lsn.parse("0/2000"), Kind.PREPARED, true, 1, "order-17"));
 
         assertThat(asMap(headers)).containsEntry("pg.outcome", "PREPARED")
                 .containsEntry("pg.two_phase", true)
                 .containsEntry("pg.gid", "order-17");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"COMMITTED, COMMITTED", "PREPARED, PREPARED", "ROLLED_BACK, ROLLED_BACK"})
+    void writesEachDeliveryKindAsItsPersistedOutcomeValue(Kind kind, String persisted) {
+        Headers headers = LifecycleHeaders.addChange(new ConnectHeaders(), new Change(Xid.of(740),
+                Lsn.parse("0/1000"), Lsn.parse("0/2000"), kind, true, 1, "order-17"));
+
+        assertThat(LifecycleHeaders.outcome(kind)).isEqualTo(persisted);
+        assertThat(asMap(headers)).containsEntry("pg.outcome", persisted);
     }
 
     @Test
@@ -55,11 +67,11 @@ class LifecycleHeadersTest {
     @Test
     void refusesLifecycleStatesThatCannotHappen() {
         Lsn lsn = Lsn.parse("0/1000");
-        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Outcome.PREPARED, false, 1, null))
+        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Kind.PREPARED, false, 1, null))
                 .hasMessageContaining("PREPARED exists only for two-phase transactions");
-        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Outcome.COMMITTED, true, 1, null))
+        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Kind.COMMITTED, true, 1, null))
                 .hasMessageContaining("gid");
-        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Outcome.COMMITTED, false, 0, null))
+        assertThatThrownBy(() -> new Change(Xid.of(1), lsn, lsn, Kind.COMMITTED, false, 0, null))
                 .hasMessageContaining("1-based");
     }
 
