@@ -112,7 +112,7 @@ final class DeliveryEmitter {
             if (pendingBeginOrder != 0) {
                 emitBegin(event.walPosition(), out);
             }
-            List<Draft> drafts = builder.build(event, current, nextOrder);
+            List<Draft> drafts = builder.build(event, current);
             if (!drafts.isEmpty()) {
                 flushHeld(out, false);
                 for (Draft draft : drafts) {

@@ -87,7 +87,7 @@ class FullIdentityRecordKeysIT {
                 ChangeEvent event;
                 while ((event = delivery.changes().next()) != null) {
                     marker |= event.relations().stream().anyMatch(r -> r.relationName().equals("marker"));
-                    List<Draft> built = builder.build(event, delivery, order);
+                    List<Draft> built = builder.build(event, delivery);
                     order += built.size();
                     drafts.addAll(built);
                 }

@@ -5,11 +5,7 @@ import io.github.pgoutput.connect.BinaryHandlingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +15,6 @@ import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
-import io.github.pgoutput.converters.PgColumnType;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;
@@ -36,7 +31,6 @@ import io.github.pgoutput.pgoutput.PgOutputMessage.Truncate;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
 import io.github.pgoutput.pgoutput.TupleData;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.header.Headers;
@@ -72,7 +66,6 @@ public final class ChangeRecordBuilder {
     static final String OP_UPDATE = "u";
     static final String OP_DELETE = "d";
     static final String OP_TRUNCATE = "t";
-    static final String OP_MESSAGE = "m";
     static final String OP_READ = "r";
 
     /** Debezium's data collection name of logical decoding messages, in the END record's {@code data_collections}. */
@@ -139,28 +132,15 @@ public final class ChangeRecordBuilder {
     private final boolean skipsUpdate;
     private final boolean skipsDelete;
     private final boolean skipsTruncate;
-    private final Schema messageContentSchema;
     private final TopicNames topics;
-    private final AvroNames names;
-    private final PostgresTypeMapper types;
-    private final ColumnTypes columnTypes;
-    private final KeyColumns keyColumns;
     private final boolean tombstones;
     private final BiPredicate<String, String> captured;
     private final SourceBlock source;
-    private final Schema transactionSchema;
-    private final boolean transactionMetadata;
-    private final Schema messageKeySchema;
-    private final Schema messageValueSchema;
-    private final Schema messageBlockSchema;
-    private final Map<Long, TableSchema> schemas = new HashMap<>();
+    private final TransactionBlock transaction;
+    private final LogicalMessageRecords messages;
+    private final TableSchemas tableSchemas;
     /** Table versions whose keyless records were logged: once each is enough to name the cause. */
     private final Set<TableSchema> warnedKeyless = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Map<String, Long> perCollectionCounts = new LinkedHashMap<>();
-    private Delivery countedDelivery;
-    private long deliveryOrder;
-    /** Data change and message records of the current delivery so far: the transaction block's total_order. */
-    private long eventCount;
     /** What consecutive snapshot rows share: rows come table by table. */
     private SnapshotTable snapshotTable;
     private TableSchema snapshotSchema;
@@ -195,35 +175,14 @@ public final class ChangeRecordBuilder {
         skipsUpdate = options.skippedOperations().contains(OP_UPDATE);
         skipsDelete = options.skippedOperations().contains(OP_DELETE);
         skipsTruncate = options.skippedOperations().contains(OP_TRUNCATE);
-        messageContentSchema = options.messageContent() == BinaryHandlingMode.BYTES ? Schema.OPTIONAL_BYTES_SCHEMA
-                : Schema.OPTIONAL_STRING_SCHEMA;
         this.source = new SourceBlock(serverName, database, version);
-        this.transactionMetadata = transactionMetadata;
+        this.transaction = new TransactionBlock(transactionMetadata);
+        this.messages = new LogicalMessageRecords(options.messageContent(), source.schema(), transaction.schema());
         this.topics = Objects.requireNonNull(topics);
-        this.names = Objects.requireNonNull(names);
-        this.types = Objects.requireNonNull(types);
-        this.columnTypes = Objects.requireNonNull(columnTypes);
-        this.keyColumns = new KeyColumns(columnTypes.catalog(), keyColumns);
+        this.tableSchemas = new TableSchemas(names, types, columnTypes, new KeyColumns(columnTypes.catalog(), keyColumns),
+                source.schema(), transaction.schema(), this.topics);
         this.tombstones = tombstones;
         this.captured = Objects.requireNonNull(captured);
-        transactionSchema = SchemaBuilder.struct().name("event.block").version(1).optional()
-                .field("id", Schema.STRING_SCHEMA)
-                .field("total_order", Schema.INT64_SCHEMA)
-                .field("data_collection_order", Schema.INT64_SCHEMA)
-                .build();
-        messageKeySchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageKey").version(1)
-                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA).build();
-        messageBlockSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Message").version(1)
-                .field("prefix", Schema.OPTIONAL_STRING_SCHEMA)
-                .field("content", messageContentSchema)
-                .build();
-        messageValueSchema = SchemaBuilder.struct().name("io.debezium.connector.postgresql.MessageValue").version(1)
-                .field(TableSchema.Envelope.OP, Schema.STRING_SCHEMA)
-                .field(TableSchema.Envelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
-                .field(TableSchema.Envelope.SOURCE, source.schema())
-                .field(TableSchema.Envelope.TRANSACTION, transactionSchema)
-                .field("message", messageBlockSchema)
-                .build();
     }
 
     /**
@@ -239,20 +198,12 @@ public final class ChangeRecordBuilder {
 
     /**
      * The records of one change, in order.
-     *
-     * @param firstOrder the 1-based position in its delivery of the first record built here ({@code pg.tx_order});
-     *                   also the transaction block's {@code total_order}
      */
-    public List<Draft> build(ChangeEvent event, Delivery delivery, long firstOrder) {
-        if (delivery != countedDelivery) {
-            if (countedDelivery != null) {
-                source.committed(countedDelivery.endLsn(), countedDelivery.time());
-            }
-            countedDelivery = delivery;
-            perCollectionCounts.clear();
-            eventCount = 0;
+    public List<Draft> build(ChangeEvent event, Delivery delivery) {
+        Delivery finished = transaction.startIfNew(delivery);
+        if (finished != null) {
+            source.committed(finished.endLsn(), finished.time());
         }
-        deliveryOrder = firstOrder;
         PgOutputMessage.StreamScoped message = event.message();
         if (!(message instanceof LogicalMessage) && !(message instanceof Truncate) && !isCaptured(event.relation())) {
             return List.of();
@@ -414,7 +365,7 @@ public final class ChangeRecordBuilder {
      * {@link #build} call was for, in first-seen order; empty without {@code provide.transaction.metadata}.
      */
     public Map<String, Long> countsPerDataCollection(Delivery delivery) {
-        return delivery == countedDelivery ? Collections.unmodifiableMap(new LinkedHashMap<>(perCollectionCounts)) : Map.of();
+        return transaction.counts(delivery);
     }
 
     private boolean isCaptured(Relation relation) {
@@ -464,14 +415,21 @@ public final class ChangeRecordBuilder {
     /** The row's key; null without one, logged once per table version when the table has a key the row cannot fill. */
     private Struct key(TableSchema table, Struct row) {
         Struct key = table.key(row);
-        if (key == null && row != null && table.keySchema() != null && warnedKeyless.add(table)) {
+        if (key == null && row != null) {
+            warnKeyless(table);
+        }
+        return key;
+    }
+
+    /** Logs, once per table version that has a key, that a change of it got a null key, and why that happens. */
+    private void warnKeyless(TableSchema table) {
+        if (table.keySchema() != null && warnedKeyless.add(table)) {
             log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it happens"
                     + " when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old tuple then"
                     + " holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the index's columns"
                     + " in message.key.columns. Logged once per table schema version", table.qualifiedName(),
                     table.keyColumns().columns(), table.keyColumns().origin());
         }
-        return key;
     }
 
     /**
@@ -480,13 +438,7 @@ public final class ChangeRecordBuilder {
      */
     private Struct oldKey(TableSchema table, OldTuple old, Struct before) {
         if (old.kind() == OldTuple.Kind.KEY && !table.keyInReplicaIdentity()) {
-            if (table.keySchema() != null && warnedKeyless.add(table)) {
-                log.warn("a change of table {} lacks a value of key column(s) {} ({}), so its record gets a null key; it"
-                        + " happens when REPLICA IDENTITY USING INDEX names an index other than the primary key, as the old"
-                        + " tuple then holds that index's columns only. Use REPLICA IDENTITY DEFAULT or FULL, or name the"
-                        + " index's columns in message.key.columns. Logged once per table schema",
-                        table.qualifiedName(), table.keyColumns().columns(), table.keyColumns().origin());
-            }
+            warnKeyless(table);
             return null;
         }
         return key(table, before);
@@ -502,7 +454,6 @@ public final class ChangeRecordBuilder {
             Draft delete = drafts.get(drafts.size() - 1);
             drafts.add(new Draft(table.topic(), key == null ? null : table.keySchema(), key, null, null,
                     delete.timestampMs(), true, delete.keyHeader(), delete.keyHeaderValue()));
-            deliveryOrder++;
         }
     }
 
@@ -513,7 +464,7 @@ public final class ChangeRecordBuilder {
                 .put(TableSchema.Envelope.BEFORE, before)
                 .put(TableSchema.Envelope.AFTER, after)
                 .put(TableSchema.Envelope.SOURCE, source.streamed(relation.namespace(), relation.relationName(), event, delivery))
-                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(table.qualifiedName(), event, delivery))
+                .put(TableSchema.Envelope.TRANSACTION, transaction.next(table.qualifiedName(), event, delivery))
                 .put(TableSchema.Envelope.OP, op);
         putTimestamps(value, Instant.now());
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
@@ -522,77 +473,13 @@ public final class ChangeRecordBuilder {
     }
 
     private Draft message(LogicalMessage logical, ChangeEvent event, Delivery delivery) {
-        String topic = topics.message();
-        Struct value = new Struct(messageValueSchema)
-                .put(TableSchema.Envelope.OP, OP_MESSAGE)
-                .put(TableSchema.Envelope.TS_MS, System.currentTimeMillis())
-                .put(TableSchema.Envelope.SOURCE, source.streamed("", "", event, delivery))
-                .put(TableSchema.Envelope.TRANSACTION, transactionBlock(MESSAGE_DATA_COLLECTION, event, delivery))
-                .put("message", new Struct(messageBlockSchema)
-                        .put("prefix", logical.prefix())
-                        .put("content", messageContent(logical.content().toByteArray())));
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
-        return new Draft(topic, messageKeySchema, new Struct(messageKeySchema).put("prefix", logical.prefix()), messageValueSchema, value,
-                timestamp);
+        return messages.draft(topics.message(), logical, source.streamed("", "", event, delivery),
+                transaction.next(MESSAGE_DATA_COLLECTION, event, delivery), timestamp);
     }
 
-    /** A message's content as {@code binary.handling.mode} has bytea values: bytes or a string encoding them. */
-    private Object messageContent(byte[] content) {
-        BinaryHandlingMode mode = options.messageContent();
-        if (mode == BinaryHandlingMode.BASE64) {
-            return Base64.getEncoder().encodeToString(content);
-        }
-        if (mode == BinaryHandlingMode.BASE64_URL_SAFE) {
-            return Base64.getUrlEncoder().encodeToString(content);
-        }
-        if (mode == BinaryHandlingMode.HEX) {
-            return HexFormat.of().formatHex(content);
-        }
-        return content;
-    }
-
-    /**
-     * The transaction block, or null without {@code provide.transaction.metadata} or outside a transaction. Counts the
-     * record (for {@code total_order}, and per data collection for the END record) and moves the delivery order on.
-     */
-    private Struct transactionBlock(String dataCollection, ChangeEvent event, Delivery delivery) {
-        deliveryOrder++;
-        if (!transactionMetadata || !delivery.xid().isValid()) {
-            return null;
-        }
-        long perCollection = count(dataCollection);
-        return new Struct(transactionSchema)
-                .put("id", TransactionTopicRecords.transactionId(delivery, event.walPosition()))
-                .put("total_order", ++eventCount)
-                .put("data_collection_order", perCollection);
-    }
-
-    private long count(String dataCollection) {
-        return perCollectionCounts.merge(dataCollection, 1L, Long::sum);
-    }
-
-    /** The schemas for this Relation; built anew when it differs from the one cached for its relation id. */
+    /** The schemas for this Relation, shared by streamed changes and snapshot rows of the table. */
     TableSchema schemaOf(Relation relation) {
-        TableSchema cached = schemas.get(relation.relationId());
-        // Read again for each new Relation message: an index or replica identity change makes PostgreSQL send one.
-        KeyColumns.Choice key = keyColumns.of(relation);
-        if (cached != null && relationsMatch(cached.relation(), relation) && cached.keyColumns().equals(key)) {
-            return cached;
-        }
-        List<PgColumnType> typesOfColumns = columnTypes.of(relation);
-        TableSchema built = new TableSchema(relation, key, keyColumns.catalogTable(relation), names, types, typesOfColumns,
-                source.schema(), transactionSchema, topics.table(relation.namespace(), relation.relationName()));
-        schemas.put(relation.relationId(), built);
-        return built;
-    }
-
-    /**
-     * Equal apart from the xid prefix, which differs between a streamed and a plain copy of the same definition, and
-     * the replica identity setting, which the snapshot's relation does not know: what the schemas depend on of it,
-     * the key flags (which columns a key-only old tuple holds), is in the columns.
-     */
-    private static boolean relationsMatch(Relation a, Relation b) {
-        return a.namespace().equals(b.namespace()) && a.relationName().equals(b.relationName())
-                && a.columns().equals(b.columns());
+        return tableSchemas.of(relation);
     }
 }

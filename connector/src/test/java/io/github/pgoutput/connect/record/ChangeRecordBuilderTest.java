@@ -129,7 +129,7 @@ class ChangeRecordBuilderTest {
         for (Deliveries.Read read : assemble(spill, messages)) {
             long order = 1;
             for (var change : read.changes()) {
-                List<Draft> built = builder.build(change, read.delivery(), order);
+                List<Draft> built = builder.build(change, read.delivery());
                 order += built.size();
                 drafts.addAll(built);
             }

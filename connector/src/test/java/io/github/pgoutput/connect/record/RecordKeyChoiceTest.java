@@ -98,7 +98,7 @@ class RecordKeyChoiceTest {
         for (Deliveries.Read read : assemble(spill, messages)) {
             long order = 1;
             for (var change : read.changes()) {
-                List<Draft> built = builder.build(change, read.delivery(), order);
+                List<Draft> built = builder.build(change, read.delivery());
                 order += built.size();
                 drafts.addAll(built);
             }
