@@ -144,7 +144,7 @@ public final class SideBySide {
         children.onStop(workerProcesses::stopAll);
         int restPort = freePort();
         String pluginPath = root.resolve("packaging/target/plugin") + ","
-                + root.resolve("benchmarks/debezium-plugin/target/plugin");
+                + root.resolve("bench/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
                 new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, Map.of()), legDir, workerProcesses);
