@@ -98,7 +98,7 @@ public final class LocalRun {
                     + postgres.database);
         } else {
             out.println("postgres: starting a throwaway server in " + workDir.resolve("postgres"));
-            postgres = LocalPostgres.start(options, workDir, children, freePort());
+            postgres = LocalPostgres.start(options, workDir, children);
             out.println("postgres: 127.0.0.1:" + postgres.port + " database " + postgres.database
                     + " (user postgres, no password)");
         }
