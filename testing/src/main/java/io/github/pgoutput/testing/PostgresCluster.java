@@ -22,7 +22,9 @@ import java.util.Properties;
  * and deletes its data directory.
  *
  * <p>Tests normally get one through {@link PostgresTest}; start one directly only when a test needs settings the
- * shared servers must not have (for example {@code wal_level=replica}). Not thread-safe.
+ * shared servers must not have (for example {@code wal_level=replica}). {@link #start(Setup)} is the start for the
+ * programs that are not tests (the local run, the side-by-side benchmark, {@link ThrowawayPostgres} for the benchmark
+ * scripts): their own directory and settings. Not thread-safe.
  */
 public final class PostgresCluster implements AutoCloseable {
 
