@@ -2,12 +2,12 @@
 # Records the pgoutput streams of the decoder benchmark's workloads (bench/decoder-workloads.sh) from a throwaway
 # PostgreSQL 15 cluster, through the SQL interface (one message per row, no 'w' header):
 #   SELECT data FROM pg_logical_slot_peek_binary_changes(slot, NULL, NULL, 'proto_version','1','publication_names','pub')
-# Output: benchmarks/src/main/resources/captures/<workload>.frames.gz, a gzip of frames, each a 4-byte big-endian
+# Output: bench/jmh/src/main/resources/captures/<workload>.frames.gz, a gzip of frames, each a 4-byte big-endian
 # length followed by that many payload bytes.
 # Usage: bench/capture-decoder-streams.sh   (needs /usr/lib/postgresql/15/bin and python3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out="$here/../benchmarks/src/main/resources/captures"
+out="$here/jmh/src/main/resources/captures"
 source "$here/pg-throwaway.sh"
 source "$here/decoder-workloads.sh"
 

@@ -2,7 +2,7 @@
 # Decoder throughput versus the rate a walsender emits the same pgoutput stream, written to the "Decoder" section
 # of docs/benchmarks.md.
 #
-# 1. JMH (benchmarks/, DecoderBenchmark) decodes each capture of bench/capture-decoder-streams.sh on one thread.
+# 1. JMH (bench/jmh/, DecoderBenchmark) decodes each capture of bench/capture-decoder-streams.sh on one thread.
 # 2. A throwaway PostgreSQL 15 cluster runs the same workloads (bench/decoder-workloads.sh) with fresh slots
 #    created just before each workload; pg_recvlogical (proto_version 1, publication pub) reads each slot into
 #    /dev/null until the workload's end LSN (-E). Its wall time gives the walsender's emission rate; the
@@ -23,8 +23,8 @@ work=$(mktemp -d /tmp/decoder-benchmark.XXXXXX)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "== building benchmarks.jar"
-(cd "$root" && mvn -q -pl benchmarks -am package -DskipTests)
-jar="$root/benchmarks/target/benchmarks.jar"
+(cd "$root" && mvn -q -pl bench/jmh -am package -DskipTests)
+jar="$root/bench/jmh/target/benchmarks.jar"
 
 echo "== capture sizes"
 java -cp "$jar" io.github.pgoutput.benchmarks.CaptureStats $WORKLOADS | tee "$work/captures.txt"
@@ -132,7 +132,7 @@ SQL in `bench/decoder-workloads.sh`):
 {chr(10).join(rows)}
 {chr(10).join(notes)}
 How measured:
-* Decoder: JMH 1.37, `java -jar benchmarks/target/benchmarks.jar DecoderBenchmark {jmh_opts}`. One operation
+* Decoder: JMH 1.37, `java -jar bench/jmh/target/benchmarks.jar DecoderBenchmark {jmh_opts}`. One operation
   decodes the whole capture (each frame a heap `ByteBuffer` view of one array, as pgjdbc hands them out), so
   messages/s = ops/s × messages; best and median over the measurement iterations. MB = 10^6 bytes of pgoutput
   payload (no `w` headers).

@@ -1,39 +1,53 @@
 #!/usr/bin/env bash
-# Shared helpers for the benchmark scripts: a throwaway PostgreSQL 15 cluster in /tmp with wal_level=logical.
-# Source this file; it defines pg_start, pg_stop, psql_q. PG_LISTEN (default empty: Unix socket only) sets
-# listen_addresses, e.g. 127.0.0.1 for JDBC. PostgreSQL refuses to run as root, so when run as
-# root every server command runs as the OS user "postgres".
+# Shared helpers for the benchmark scripts: a throwaway PostgreSQL cluster (PG_BIN, default Debian's 15) with
+# wal_level=logical, started by the testing module (io.github.pgoutput.testing.ThrowawayPostgres, the one place that
+# runs initdb). Source this file; it defines pg_start, pg_stop, psql_q, as_pg and, after pg_start, PGDATA_DIR (the
+# directory of the Unix socket, data/ and server.log) and PGPORT_USED. PG_LISTEN (default empty: Unix socket only)
+# sets listen_addresses, e.g. 127.0.0.1 for JDBC. PostgreSQL refuses to run as root, so when run as root every server
+# command runs as the OS user "postgres".
 set -euo pipefail
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PG_THROWAWAY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 as_pg() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-free_port() {
-    local port
-    for port in $(seq 54700 54799); do
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return; fi
-    done
-    echo "no free port in 54700-54799" >&2; return 1
-}
-
 pg_start() {
-    PGDATA_DIR=$(mktemp -d /tmp/pgbench-decoder.XXXXXX)
-    chmod 755 "$PGDATA_DIR"
-    [ "$(id -u)" = 0 ] && chown postgres "$PGDATA_DIR"
-    PGPORT_USED=$(free_port)
-    as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR/data" -U postgres --no-sync -A trust -E UTF8 --locale=C >/dev/null
-    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR/data" -l "$PGDATA_DIR/server.log" -w start -o \
-        "-p $PGPORT_USED -k $PGDATA_DIR -c listen_addresses='${PG_LISTEN:-}' -c wal_level=logical -c max_replication_slots=10 -c max_wal_senders=10 -c fsync=off -c full_page_writes=off -c max_wal_size=4GB" >/dev/null
+    local testing=$PG_THROWAWAY_ROOT/testing/target
+    echo "building the testing module (its PostgreSQL starter): mvn -B -q -pl testing compile" >&2
+    (cd "$PG_THROWAWAY_ROOT" && mvn -B -q -pl testing compile)
+    # The server lives while this shell holds the coprocess's standard input open: pg_stop closes it, and so does
+    # the shell's exit, however it ends.
+    coproc PG_THROWAWAY { exec java -Xmx128m -cp "$testing/classes:$(cat "$testing/testing.classpath")" \
+        io.github.pgoutput.testing.ThrowawayPostgres --bin "$PG_BIN" \
+        --setting "listen_addresses='${PG_LISTEN:-}'" --setting wal_level=logical --setting max_replication_slots=10 \
+        --setting max_wal_senders=10 --setting fsync=off --setting full_page_writes=off --setting max_wal_size=4GB; }
+    PG_THROWAWAY_JVM=$PG_THROWAWAY_PID
+    local line
+    PGDATA_DIR="" PGPORT_USED=""
+    while IFS= read -r line <&"${PG_THROWAWAY[0]}"; do
+        case "$line" in
+            port=*) PGPORT_USED=${line#port=} ;;
+            dir=*) PGDATA_DIR=${line#dir=} ;;
+            ready) break ;;
+        esac
+    done
+    if [ -z "$PGPORT_USED" ] || [ -z "$PGDATA_DIR" ]; then
+        echo "the throwaway PostgreSQL did not start (see above)" >&2
+        return 1
+    fi
     trap pg_stop EXIT
 }
 
 pg_stop() {
-    if [ -n "${PGDATA_DIR:-}" ] && [ -d "$PGDATA_DIR/data" ]; then
-        as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR/data" -m immediate stop >/dev/null 2>&1 || true
-        rm -rf "$PGDATA_DIR"
+    if [ -n "${PG_THROWAWAY_JVM:-}" ]; then
+        # End of input: the server is stopped at once and its directory deleted.
+        local input=${PG_THROWAWAY[1]:-}
+        if [ -n "$input" ]; then exec {input}>&-; fi
+        wait "$PG_THROWAWAY_JVM" || true
+        PG_THROWAWAY_JVM=""
     fi
 }
 

@@ -101,7 +101,7 @@ def write(results, doc):
            "`logical_decoding_work_mem=64MB`, `max_wal_size=8GB`, autovacuum off), one KRaft broker (`kafka.Kafka`, 512 MB",
            "heap) and, for every leg, a fresh distributed Connect worker (`ConnectDistributed`, `-XX:+UseSerialGC`, heap",
            "as stated) in separate JVMs started by local-run's `KafkaServices`, JSON converter without schemas,",
-           "`plugin.path` holding both our packaged plugin and Debezium's (`benchmarks/debezium-plugin`). Each leg: fresh",
+           "`plugin.path` holding both our packaged plugin and Debezium's (`bench/debezium-plugin`). Each leg: fresh",
            "slot and topic prefix, publication `bench_pub FOR TABLE public.bench` (created beforehand, autocreate",
            "disabled for both), `table.include.list=public\\.bench`, `provide.transaction.metadata=false` for both",
            "(Debezium's default; ours defaults to true), `max.batch.size`/`max.queue.size` at both defaults (2048/8192),",

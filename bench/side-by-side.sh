@@ -36,8 +36,8 @@ done
 offline=-o
 [ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.6.1.Final" ] || offline=""
 echo "building the plugin, the worker class path and the driver"
-mvn -q -B $offline -pl packaging,local-run,benchmarks/side-by-side -am package -DskipTests
-mvn -q -B $offline -f benchmarks/debezium-plugin/pom.xml package
+mvn -q -B $offline -pl packaging,local-run,bench/side-by-side -am package -DskipTests
+mvn -q -B $offline -f bench/debezium-plugin/pom.xml package
 
 mkdir -p bench/results
 raw=$(mktemp /tmp/side-by-side.XXXXXX.jsonl)
@@ -45,7 +45,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     -Dpgoutput.root="$root" -Dpgoutput.kafka.classpath.file="$root/local-run/target/kafka.classpath" \
-    -cp "benchmarks/side-by-side/target/classes:$(cat benchmarks/side-by-side/target/side-by-side.classpath)" \
+    -cp "bench/side-by-side/target/classes:$(cat bench/side-by-side/target/side-by-side.classpath)" \
     io.github.pgoutput.bench.SideBySide --results "$raw" "${args[@]}"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 

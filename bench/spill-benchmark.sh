@@ -23,7 +23,7 @@ drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 mb_per_s() { python3 -c "import sys; print(f'{int(sys.argv[1]) / 1e6 / float(sys.argv[2]):.1f}')" "$1" "$2"; }
 dd_seconds() { sed -n 's/.* copied, \([0-9.]*\) s.*/\1/p' | tail -1; }
 
-mvn -q -pl benchmarks -am package -DskipTests
+mvn -q -pl bench/jmh -am package -DskipTests
 mkdir -p "$BENCH_DIR"
 rm -rf "${BENCH_DIR:?}"/*
 bytes=$((SIZE_MB * 1024 * 1024))
@@ -40,7 +40,7 @@ for run in $(seq 1 "$RUNS"); do
   buffered_read_s=$(dd if="$BENCH_DIR/raw" of=/dev/null bs=1M 2>&1 | dd_seconds)
   rm -f "$BENCH_DIR/raw"
   drop_caches
-  spill=$(java -Xmx512m -Dpause.ms=$((PAUSE_S * 1000)) -cp benchmarks/target/benchmarks.jar io.github.pgoutput.benchmarks.SpillThroughput \
+  spill=$(java -Xmx512m -Dpause.ms=$((PAUSE_S * 1000)) -cp bench/jmh/target/benchmarks.jar io.github.pgoutput.benchmarks.SpillThroughput \
       "$BENCH_DIR/spill" "$SIZE_MB" "$PAYLOAD_BYTES")
   echo "run $run: raw_write_mb_s=$(mb_per_s $bytes "$write_s") raw_read_mb_s=$(mb_per_s $bytes "$read_s") raw_buffered_read_mb_s=$(mb_per_s $bytes "$buffered_read_s") $spill" | tee -a "$results"
 done
@@ -84,7 +84,7 @@ and ratios compare best with best.
 How measured: one streamed transaction of {size_mb} MiB in {payload}-byte payloads appended to a `DiskSpill` with
 default settings (1 MiB front buffer), then read back with `read()` (which first checks every frame's CRC-32C, so the
 file is read twice: once from disk, once mostly from the page cache) and the reader; `SpillThroughput` in
-`benchmarks/`. MB = 10^6 payload bytes (the 17-byte frame overhead is not counted). The page cache is dropped before
+`bench/jmh/`. MB = 10^6 payload bytes (the 17-byte frame overhead is not counted). The page cache is dropped before
 each raw and spill phase{'' if cold else ' (not possible here: the reads were NOT cold)'}, and both pause {pause} s between writing and reading;
 raw and spill runs alternate so that both see the same load.
 """

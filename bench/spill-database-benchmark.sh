@@ -18,14 +18,14 @@ RUNS=${RUNS:-3}
 PAYLOAD_BYTES=${PAYLOAD_BYTES:-8192}
 WRITE=${1:-}
 
-(cd "$root" && mvn -q -pl benchmarks -am package -DskipTests)
+(cd "$root" && mvn -q -pl bench/jmh -am package -DskipTests)
 pg_start
 url="jdbc:postgresql://127.0.0.1:$PGPORT_USED/postgres?user=postgres"
 server=$(psql_q "SHOW server_version")
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 results=$(mktemp)
 for run in $(seq 1 "$RUNS"); do
-  line=$(java -Xmx512m -cp "$root/benchmarks/target/benchmarks.jar" io.github.pgoutput.benchmarks.DatabaseSpillThroughput \
+  line=$(java -Xmx512m -cp "$root/bench/jmh/target/benchmarks.jar" io.github.pgoutput.benchmarks.DatabaseSpillThroughput \
       "$url" "$SIZE_MB" "$PAYLOAD_BYTES")
   echo "run $run: $line" | tee -a "$results"
 done
@@ -63,7 +63,7 @@ is taken within each run (spill right after plain, same load) and shown as media
 | Plain `SELECT payload` of that table, fetch size 256 | {f(select)} | |
 | Database spill read: verification pass + delivering pass (same snapshot), fetch size 256 | {f(rd)} | **{ratio('db_read_mb_s', 'plain_select_mb_s')}** |
 
-How measured: {size_mb} MiB in {payload}-byte payloads per run (`DatabaseSpillThroughput` in `benchmarks/`); MB = 10^6
+How measured: {size_mb} MiB in {payload}-byte payloads per run (`DatabaseSpillThroughput` in `bench/jmh/`); MB = 10^6
 payload bytes. The spill's read ships every row twice (all-or-nothing: it checks every row's sequence number and
 CRC-32C before the first one is handed out, and a transaction may exceed memory), so expect about half the plain
 SELECT rate by design; the append pays for the primary key (xid, seq) that makes the ordered, bounded read possible.

@@ -56,16 +56,17 @@ public final class KafkaServices {
         Path file = write(workDir.resolve("broker.properties"), props);
         Path log = workDir.resolve("broker.log");
 
+        long logStart = sizeOf(log);
         if (!Files.exists(workDir.resolve("kafka-logs").resolve("meta.properties"))) {
             Process format = new ProcessBuilder(java(classPath, "256m", "kafka.tools.StorageTool", "format",
                     "-t", Uuid.randomUuid().toString(), "-c", file.toString()))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             if (format.waitFor() != 0) {
-                throw new IllegalStateException("formatting the broker's log directory failed; see " + log);
+                throw new StartFailure("formatting the broker's log directory failed", log, logStart);
             }
         }
         Process broker = children.start("kafka broker", java(classPath, "512m", "kafka.Kafka", file.toString()), log);
-        awaitPort(broker, port, "the Kafka broker", log);
+        awaitPort(broker, port, "the Kafka broker", log, logStart);
         return broker;
     }
 
@@ -123,9 +124,10 @@ public final class KafkaServices {
         List<String> args = new ArrayList<>(settings.jvmOptions());
         args.addAll(List.of("-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.rest.RestServer=warn",
                 "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+        long logStart = sizeOf(log);
         Process worker = children.start("connect worker", java(classPath, settings.heap(), args.toArray(String[]::new)),
                 log);
-        awaitPort(worker, settings.restPort(), "the Connect worker's REST API", log);
+        awaitPort(worker, settings.restPort(), "the Connect worker's REST API", log, logStart);
         return worker;
     }
 
@@ -146,11 +148,12 @@ public final class KafkaServices {
         return file;
     }
 
-    private static void awaitPort(Process process, int port, String what, Path log) throws InterruptedException {
+    private static void awaitPort(Process process, int port, String what, Path log, long logStart)
+            throws InterruptedException {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(what + " exited (code " + process.exitValue() + "); see " + log);
+                throw new StartFailure(what + " exited (code " + process.exitValue() + ")", log, logStart);
             }
             try (Socket ignored = new Socket("127.0.0.1", port)) {
                 return;
@@ -158,6 +161,51 @@ public final class KafkaServices {
                 Thread.sleep(300);
             }
         }
-        throw new IllegalStateException(what + " did not listen on 127.0.0.1:" + port + " within 120 s; see " + log);
+        throw new StartFailure(what + " did not listen on 127.0.0.1:" + port + " within 120 s", log, logStart);
+    }
+
+    private static long sizeOf(Path log) {
+        try {
+            return Files.exists(log) ? Files.size(log) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A broker or worker that did not come up. The message ends with the tail of what the process wrote to its log
+     * during this start, because the run folder holding that log is deleted when the run stops.
+     */
+    public static final class StartFailure extends IllegalStateException {
+
+        private static final int TAIL_LINES = 40;
+
+        private final boolean portInUse;
+
+        StartFailure(String what, Path log, long logStart) {
+            this(what, log, outputSince(log, logStart));
+        }
+
+        private StartFailure(String what, Path log, List<String> output) {
+            super(what + "; its log " + log + " ends with:\n  "
+                    + String.join("\n  ", output.subList(Math.max(0, output.size() - TAIL_LINES), output.size())));
+            this.portInUse = output.stream().anyMatch(line -> line.contains("Address already in use"));
+        }
+
+        /** Whether the process could not bind a port: another program took it first. */
+        public boolean portInUse() {
+            return portInUse;
+        }
+
+        private static List<String> outputSince(Path log, long offset) {
+            try {
+                byte[] all = Files.readAllBytes(log);
+                int from = (int) Math.min(offset, all.length);
+                String text = new String(all, from, all.length - from, StandardCharsets.UTF_8);
+                return text.isEmpty() ? List.of("(nothing)") : List.of(text.split("\\R"));
+            } catch (IOException e) {
+                return List.of("(cannot read it: " + e.getMessage() + ")");
+            }
+        }
     }
 }

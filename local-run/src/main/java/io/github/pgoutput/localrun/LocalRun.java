@@ -2,6 +2,7 @@ package io.github.pgoutput.localrun;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +80,7 @@ public final class LocalRun {
             if (!stopping) {
                 // While stopping, a start that fails because its process was stopped is no failure to report.
                 System.err.println("pgoutput-local failed: " + e.getMessage());
+                keepLogs(workDir);
             }
             System.exit(1);
         }
@@ -98,20 +101,16 @@ public final class LocalRun {
                     + postgres.database);
         } else {
             out.println("postgres: starting a throwaway server in " + workDir.resolve("postgres"));
-            postgres = LocalPostgres.start(options, workDir, children, freePort());
+            postgres = LocalPostgres.start(options, workDir, children);
             out.println("postgres: 127.0.0.1:" + postgres.port + " database " + postgres.database
                     + " (user postgres, no password)");
         }
         postgres.initialize(root.resolve("config/postgres-init.sql"));
 
-        out.println("kafka: starting a KRaft broker on 127.0.0.1:" + options.kafkaPort());
-        KafkaServices.startBroker(kafkaClassPath, options.kafkaPort(), options.controllerPort(), Map.of(), workDir,
-                children);
-        String bootstrap = "127.0.0.1:" + options.kafkaPort();
-        out.println("connect: starting a worker, REST on http://127.0.0.1:" + options.connectPort());
-        KafkaServices.startWorker(kafkaClassPath, bootstrap, options.connectPort(),
-                root.resolve("packaging/target/plugin"), Map.of(), workDir, children);
-        String rest = "http://127.0.0.1:" + options.connectPort();
+        int kafkaPort = startBroker(options, kafkaClassPath, workDir, children, out);
+        String bootstrap = "127.0.0.1:" + kafkaPort;
+        int connectPort = startWorker(options, kafkaClassPath, bootstrap, root, workDir, children, out);
+        String rest = "http://127.0.0.1:" + connectPort;
 
         Path spillDir = workDir.resolve("spill");
         ObjectNode config = ConnectorRegistration.config(root.resolve("config/pgoutput-source.json"), postgres,
@@ -159,6 +158,56 @@ public final class LocalRun {
         }
     }
 
+    /** How often a start on ports chosen here is tried when another program takes one of them before it binds. */
+    private static final int PORT_ATTEMPTS = 3;
+
+    /**
+     * The broker on the ports given, or (--kafka-port 0) on free ones: between choosing a free port and the broker
+     * binding it another program may take it, so a start that fails on a port in use is tried again on new ones.
+     */
+    private static int startBroker(Options options, String classPath, Path workDir, ChildProcesses children,
+                                   PrintStream out) throws IOException, InterruptedException {
+        boolean choose = options.kafkaPort() == 0;
+        for (int attempt = 1; ; attempt++) {
+            int[] ports = choose ? freePorts(2) : new int[] {options.kafkaPort(), options.controllerPort()};
+            out.println("kafka: starting a KRaft broker on 127.0.0.1:" + ports[0] + " (controller on 127.0.0.1:"
+                    + ports[1] + ")");
+            try {
+                KafkaServices.startBroker(classPath, ports[0], ports[1], Map.of(), workDir, children);
+                return ports[0];
+            } catch (KafkaServices.StartFailure e) {
+                if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+                out.println("kafka: " + e.getMessage());
+                out.println("kafka: another program took a port first; trying again on other ports");
+                // A broker that never ran: start the next one on a freshly formatted log directory.
+                delete(workDir.resolve("kafka-logs"), true);
+            }
+        }
+    }
+
+    /** The Connect worker on the REST port given, or (--connect-port 0) on a free one, tried again as the broker. */
+    private static int startWorker(Options options, String classPath, String bootstrap, Path root, Path workDir,
+                                   ChildProcesses children, PrintStream out) throws IOException, InterruptedException {
+        boolean choose = options.connectPort() == 0;
+        for (int attempt = 1; ; attempt++) {
+            int port = choose ? freePorts(1)[0] : options.connectPort();
+            out.println("connect: starting a worker, REST on http://127.0.0.1:" + port);
+            try {
+                KafkaServices.startWorker(classPath, bootstrap, port, root.resolve("packaging/target/plugin"), Map.of(),
+                        workDir, children);
+                return port;
+            } catch (KafkaServices.StartFailure e) {
+                if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+                out.println("connect: " + e.getMessage());
+                out.println("connect: another program took the port first; trying again on another one");
+            }
+        }
+    }
+
     private static void awaitSlotActive(LocalPostgres postgres, String slot) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + 120_000_000_000L;
         try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
@@ -178,7 +227,11 @@ public final class LocalRun {
         }
     }
 
+    /** Port 0 is chosen at start. */
     private static void requireFree(int port, String flag) {
+        if (port == 0) {
+            return;
+        }
         try (Socket ignored = new Socket("127.0.0.1", port)) {
             throw new IllegalStateException("port " + port + " on 127.0.0.1 is in use by another program; "
                     + "choose another with " + flag);
@@ -187,14 +240,48 @@ public final class LocalRun {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** {@code count} distinct ports free on 127.0.0.1 now (all held open together while they are chosen). */
+    private static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            }
+            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    /**
+     * Copies the logs of a failed run (broker, worker, PostgreSQL) out of the run folder, which the shutdown hook
+     * deletes, so that the cause of the failure is still there to read.
+     */
+    private static void keepLogs(Path workDir) {
+        try (Stream<Path> files = Files.walk(workDir)) {
+            List<Path> logs = files.filter(f -> f.getFileName().toString().endsWith(".log") && Files.isRegularFile(f)
+                    && !f.startsWith(workDir.resolve("kafka-logs"))).toList();
+            if (logs.isEmpty()) {
+                return;
+            }
+            Path kept = Files.createTempDirectory("pgoutput-local-failed-");
+            for (Path log : logs) {
+                Files.copy(log, kept.resolve(workDir.relativize(log).toString().replace('/', '-')));
+            }
+            System.err.println("pgoutput-local: the logs of this run are kept in " + kept);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not keep the logs of " + workDir + ": " + e);
         }
     }
 
     private static void delete(Path dir) {
-        if (System.getenv("PGOUTPUT_LOCAL_KEEP") != null) {
+        delete(dir, System.getenv("PGOUTPUT_LOCAL_KEEP") == null);
+    }
+
+    private static void delete(Path dir, boolean really) {
+        if (!really || !Files.exists(dir)) {
             return;
         }
         try (Stream<Path> files = Files.walk(dir)) {

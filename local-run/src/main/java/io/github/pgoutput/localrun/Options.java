@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param durationSeconds stop by itself after this many seconds; empty: run until Ctrl-C
  * @param plain         print the view's figures as plain lines (non-TTY or {@code --once}) instead of redrawing
  * @param pgHost        a given server's host; empty: start a local one
+ * @param kafkaPort     the broker's port; 0: free ports for the broker and its controller, chosen at start
+ * @param connectPort   the worker's REST port; 0: a free port, chosen at start
  */
 record Options(Path projectRoot, boolean demo, Optional<Long> durationSeconds, boolean plain,
                Optional<String> pgHost, int pgPort, String pgUser, Optional<String> pgPassword, String pgDatabase,
@@ -25,6 +27,7 @@ record Options(Path projectRoot, boolean demo, Optional<Long> durationSeconds, b
                                       [--pg-database DB] [--kafka-port 9092] [--connect-port 8083]
               Without --pg-host (or PGHOST) a throwaway PostgreSQL is started; PGPORT, PGUSER, PGPASSWORD and
               PGDATABASE are read as psql reads them. --once prints plain lines instead of a redrawn view.
+              The broker's controller listens on the port after --kafka-port. Port 0: any free ports, printed.
               Ctrl-C stops everything this command started.""";
 
     static Options parse(Path projectRoot, String[] args, Map<String, String> env, boolean terminal) {
@@ -56,7 +59,7 @@ record Options(Path projectRoot, boolean demo, Optional<Long> durationSeconds, b
             }
         }
         return new Options(projectRoot, demo, duration, plain, host, port, user, password, database, kafkaPort,
-                kafkaPort + 1, connectPort);
+                kafkaPort == 0 ? 0 : kafkaPort + 1, connectPort);
     }
 
     private static String value(String[] args, int index, String flag) {

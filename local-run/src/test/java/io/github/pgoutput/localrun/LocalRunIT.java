@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,6 +41,10 @@ class LocalRunIT {
     private static final Path ROOT = Path.of(System.getProperty("project.root"));
     private static final Pattern TOPIC_FIGURE = Pattern.compile("^view t=(\\d+)s topic=(\\S+) records=(\\d+)$");
     private static final Pattern SPILL_FIGURE = Pattern.compile("^view t=\\d+s spill_bytes=(\\d+)$");
+    private static final Pattern BROKER_PORTS = Pattern.compile(
+            "^kafka: starting a KRaft broker on 127\\.0\\.0\\.1:(\\d+) \\(controller on 127\\.0\\.0\\.1:(\\d+)\\)$");
+    private static final Pattern CONNECT_PORT = Pattern.compile(
+            "^connect: starting a worker, REST on http://127\\.0\\.0\\.1:(\\d+)$");
 
     private final List<String> output = Collections.synchronizedList(new ArrayList<>());
     private Process run;
@@ -51,11 +54,10 @@ class LocalRunIT {
     void demoFiguresMatchTheTopicsAndCtrlCStopsEverything() throws Exception {
         assertThat(ROOT.resolve("packaging/target/plugin/kafka-connect-pgoutput")).as("plugin folder built by the "
                 + "packaging module before this test (mvn verify builds it)").isDirectory();
-        int kafkaPort = freePortPair();
-        int connectPort = freePort();
+        // Port 0: the run chooses free ports itself and chooses again if another program takes one before the
+        // broker or the worker binds it; it prints the ports it used.
         ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("bin/pgoutput-local").toString(), "--demo", "--once",
-                "--duration", "300", "--kafka-port", String.valueOf(kafkaPort), "--connect-port",
-                String.valueOf(connectPort)).redirectErrorStream(true);
+                "--duration", "300", "--kafka-port", "0", "--connect-port", "0").redirectErrorStream(true);
         builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
         run = builder.start();
         Thread reader = new Thread(() -> {
@@ -71,6 +73,10 @@ class LocalRunIT {
         reader.start();
 
         Map<String, Long> printed = awaitSettledFigures(Duration.ofSeconds(330));
+        Matcher broker = lastMatch(BROKER_PORTS);
+        int kafkaPort = Integer.parseInt(broker.group(1));
+        int controllerPort = Integer.parseInt(broker.group(2));
+        int connectPort = Integer.parseInt(lastMatch(CONNECT_PORT).group(1));
         assertThat(printed).containsKeys("shop.public.customers", "shop.public.orders", "shop.public.order_lines",
                 "shop.transaction");
 
@@ -104,7 +110,7 @@ class LocalRunIT {
         run.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook stops what the run started
         assertThat(run.waitFor(90, TimeUnit.SECONDS)).as("run ended after SIGTERM; output tail:%n%s", tail()).isTrue();
         reader.join(30_000);
-        for (int port : List.of(kafkaPort, kafkaPort + 1, connectPort)) {
+        for (int port : List.of(kafkaPort, controllerPort, connectPort)) {
             assertThat(listening(port)).as("something still listens on 127.0.0.1:%d", port).isFalse();
         }
         String runFolder = snapshot().stream().filter(l -> l.startsWith("postgres: starting a throwaway server in "))
@@ -197,21 +203,16 @@ class LocalRunIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** A free port whose successor is free too (the broker's controller listens there). */
-    private static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port = freePort();
-            if (port < 65535 && !listening(port + 1)) {
-                return port;
+    /** The last line of the output that {@code pattern} matches (the ports of the start that succeeded). */
+    private Matcher lastMatch(Pattern pattern) {
+        List<String> lines = snapshot();
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            Matcher m = pattern.matcher(lines.get(i));
+            if (m.matches()) {
+                return m;
             }
         }
-        throw new IllegalStateException("no two adjacent free ports found");
+        throw new AssertionError("no output line matches " + pattern + "; output tail:\n" + tail());
     }
 
     @AfterEach

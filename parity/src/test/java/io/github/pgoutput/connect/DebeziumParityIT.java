@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *
  * <p>Lives in {@code io.github.pgoutput.connect} for the package-private {@link ConnectWorkerCluster} of the
  * connector's test jar. Debezium comes from the plugin folder named by {@code -Ddebezium.plugin.path} (built by
- * {@code benchmarks/debezium-plugin}); our connector from the class path.
+ * {@code bench/debezium-plugin}); our connector from the class path.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class DebeziumParityIT {
@@ -326,7 +326,7 @@ class DebeziumParityIT {
         Path path = Paths.get(value).toAbsolutePath().normalize();
         if (!Files.isDirectory(path.resolve("debezium-connector-postgres"))) {
             throw new UncheckedIOException(new IOException("no Debezium plugin folder at " + path
-                    + "/debezium-connector-postgres; build benchmarks/debezium-plugin (mvn -f benchmarks/debezium-plugin/pom.xml package)"));
+                    + "/debezium-connector-postgres; build bench/debezium-plugin (mvn -f bench/debezium-plugin/pom.xml package)"));
         }
         return path;
     }

@@ -22,7 +22,9 @@ import java.util.Properties;
  * and deletes its data directory.
  *
  * <p>Tests normally get one through {@link PostgresTest}; start one directly only when a test needs settings the
- * shared servers must not have (for example {@code wal_level=replica}). Not thread-safe.
+ * shared servers must not have (for example {@code wal_level=replica}). {@link #start(Setup)} is the start for the
+ * programs that are not tests (the local run, the side-by-side benchmark, {@link ThrowawayPostgres} for the benchmark
+ * scripts): their own directory and settings. Not thread-safe.
  */
 public final class PostgresCluster implements AutoCloseable {
 
@@ -49,17 +51,49 @@ public final class PostgresCluster implements AutoCloseable {
 
     /** Starts a server of {@code majorVersion} with {@link #DEFAULT_SETTINGS} overridden by {@code settings}. */
     public static PostgresCluster start(int majorVersion, Map<String, String> settings) {
-        PostgresInstallation installation = PostgresInstallation.of(majorVersion);
+        Map<String, String> merged = new LinkedHashMap<>(DEFAULT_SETTINGS);
+        merged.putAll(settings);
+        return start(new Setup(PostgresInstallation.of(majorVersion), null, merged, true));
+    }
+
+    /**
+     * How {@link #start(Setup)} starts a server.
+     *
+     * @param installation  the server binaries
+     * @param baseDirectory where the data directory ({@code data}), the server log ({@code server.log}) and the Unix
+     *                      socket go, created if missing; {@code null}: a fresh temporary directory
+     * @param settings      the postgresql.conf settings, exactly these ({@link #DEFAULT_SETTINGS} are not added); the
+     *                      port and the socket directory are set here
+     * @param throwaway     stop the server and delete its files when the JVM exits; a caller that stops its servers
+     *                      in an order of its own (the local run) passes false and calls {@link #stop(String, int)}
+     */
+    public record Setup(PostgresInstallation installation, Path baseDirectory, Map<String, String> settings,
+                        boolean throwaway) {
+
+        public Setup {
+            settings = Map.copyOf(settings);
+        }
+    }
+
+    /**
+     * initdb and start as {@code setup} says, on a free loopback port: a start that loses its port to another
+     * program between the choice and the bind is tried again, from initdb, on a fresh port.
+     */
+    public static PostgresCluster start(Setup setup) {
         IOException lastFailure = null;
         for (int attempt = 1; attempt <= 3; attempt++) {
             PostgresCluster cluster = null;
             try {
-                Path base = Files.createTempDirectory("kcpg-pg" + majorVersion + "-");
+                Path base = setup.baseDirectory() == null
+                        ? Files.createTempDirectory("kcpg-pg" + setup.installation().majorVersion() + "-")
+                        : Files.createDirectories(setup.baseDirectory());
                 OsCommands.giveToServerUser(base);
-                cluster = new PostgresCluster(installation, base, freePort());
-                cluster.initdb(settings);
+                cluster = new PostgresCluster(setup.installation(), base, freePort());
+                cluster.initdb(setup.settings());
                 cluster.startServer();
-                cluster.registerShutdownHook();
+                if (setup.throwaway()) {
+                    cluster.registerShutdownHook();
+                }
                 return cluster;
             } catch (IOException e) {
                 lastFailure = e;
@@ -71,7 +105,8 @@ public final class PostgresCluster implements AutoCloseable {
                 }
             }
         }
-        throw new IllegalStateException("PostgreSQL " + majorVersion + " did not start: " + lastFailure.getMessage(), lastFailure);
+        throw new IllegalStateException("PostgreSQL " + setup.installation().majorVersion() + " did not start: "
+                + lastFailure.getMessage(), lastFailure);
     }
 
     public int majorVersion() {
@@ -92,6 +127,11 @@ public final class PostgresCluster implements AutoCloseable {
 
     public Path dataDirectory() {
         return dataDirectory;
+    }
+
+    /** Where the data directory, the server log and the Unix socket are. */
+    public Path baseDirectory() {
+        return baseDirectory;
     }
 
     public String jdbcUrl(String database) {
@@ -176,11 +216,16 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     public void stop(String mode) {
+        stop(mode, 60);
+    }
+
+    /** Stops the server with {@code pg_ctl}'s shutdown {@code mode}, waiting at most {@code timeoutSeconds}. */
+    public void stop(String mode, int timeoutSeconds) {
         if (!running) {
             return;
         }
         try {
-            pgCtl(List.of("stop", "-m", mode, "-t", "60"));
+            pgCtl(List.of("stop", "-m", mode, "-t", Integer.toString(timeoutSeconds)));
             running = false;
         } catch (IOException e) {
             throw new IllegalStateException("pg_ctl stop -m " + mode + " failed: " + e.getMessage() + "\n--- server log tail ---\n" + logTail(30), e);
@@ -223,13 +268,13 @@ public final class PostgresCluster implements AutoCloseable {
         return "PostgreSQL " + majorVersion() + " on port " + port;
     }
 
-    private void initdb(Map<String, String> overrides) throws IOException {
+    private void initdb(Map<String, String> given) throws IOException {
         OsCommands.run(OsCommands.asServerUser(List.of(installation.executable("initdb").toString(),
                 "-D", dataDirectory.toString(), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")), baseDirectory, 120);
-        Map<String, String> settings = new LinkedHashMap<>(DEFAULT_SETTINGS);
+        Map<String, String> settings = new LinkedHashMap<>();
         settings.put("port", Integer.toString(port));
         settings.put("unix_socket_directories", "'" + baseDirectory + "'");
-        settings.putAll(overrides);
+        settings.putAll(given);
         List<String> lines = new ArrayList<>();
         lines.add("");
         lines.add("# kafka-connect-pgoutput test server");

@@ -10,6 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -52,6 +54,29 @@ public record PostgresInstallation(int majorVersion, Path binDirectory) {
             unpack(findBundle(majorVersion), target);
         }
         return new PostgresInstallation(majorVersion, target.resolve("bin"));
+    }
+
+    /**
+     * The server binaries in {@code binDirectory} (e.g. {@code $PG_BIN}), whatever their version; the major version
+     * is read from {@code postgres --version}.
+     */
+    public static PostgresInstallation inDirectory(Path binDirectory) {
+        Path postgres = binDirectory.resolve("postgres");
+        if (!Files.isExecutable(postgres)) {
+            throw new IllegalStateException("no PostgreSQL server binaries in " + binDirectory + " (no executable postgres)");
+        }
+        String version;
+        try {
+            // --version is answered before the server's refusal to run as root.
+            version = OsCommands.run(List.of(postgres.toString(), "--version"), binDirectory, 30).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + postgres + " --version", e);
+        }
+        Matcher major = Pattern.compile("\\(PostgreSQL\\) (\\d+)").matcher(version);
+        if (!major.find()) {
+            throw new IllegalStateException("cannot read the major version from '" + version + "' (" + postgres + " --version)");
+        }
+        return new PostgresInstallation(Integer.parseInt(major.group(1)), binDirectory);
     }
 
     private static Path findBundle(int majorVersion) {

@@ -40,9 +40,9 @@ import io.github.pgoutput.testing.PostgresInstallation;
 public final class SideBySide {
 
     /** PostgreSQL settings: logical decoding at its default work memory (64MB, what W4 names), WAL without fsync. */
-    private static final List<String> PG_SETTINGS = List.of("wal_level=logical", "max_replication_slots=20",
-            "max_wal_senders=20", "logical_decoding_work_mem=64MB", "fsync=off", "max_wal_size=8GB",
-            "shared_buffers=512MB", "autovacuum=off");
+    private static final Map<String, String> PG_SETTINGS = LocalPostgres.settings("wal_level", "logical",
+            "max_replication_slots", "20", "max_wal_senders", "20", "logical_decoding_work_mem", "64MB", "fsync", "off",
+            "max_wal_size", "8GB", "shared_buffers", "512MB", "autovacuum", "off");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Options options;
@@ -88,9 +88,9 @@ public final class SideBySide {
     }
 
     private void run() throws Exception {
-        Path pgBin = PostgresInstallation.of(17).binDirectory();
-        log("postgres 17 from " + pgBin + ", work folder " + workDir);
-        pg = LocalPostgres.start(pgBin, PG_SETTINGS, "bench", workDir, children, freePort());
+        PostgresInstallation pg17 = PostgresInstallation.of(17);
+        log("postgres 17 from " + pg17.binDirectory() + ", work folder " + workDir);
+        pg = LocalPostgres.start(pg17, PG_SETTINGS, "bench", workDir, children);
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             statement.execute(Workload.TABLE_DDL);
             statement.execute("CREATE PUBLICATION " + Workload.PUBLICATION + " FOR TABLE public.bench");
@@ -144,7 +144,7 @@ public final class SideBySide {
         children.onStop(workerProcesses::stopAll);
         int restPort = freePort();
         String pluginPath = root.resolve("packaging/target/plugin") + ","
-                + root.resolve("benchmarks/debezium-plugin/target/plugin");
+                + root.resolve("bench/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
                 new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, Map.of()), legDir, workerProcesses);
