@@ -67,4 +67,22 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
             .because("io.github.pgoutput.connect is the only package that imports org.apache.kafka")
             .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule connectWritesNoSql = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.connect..")
+            .should().dependOnClassesThat().belongToAnyOf(java.sql.Statement.class, java.sql.PreparedStatement.class,
+                    java.sql.CallableStatement.class, java.sql.ResultSet.class, java.sql.DriverManager.class)
+            .because("SQL lives below connect: slots, publications, catalog queries and probes in replication, the"
+                    + " snapshot's queries in snapshot; connect calls them and may only see SQLException")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule connectHoldsNoConnectionButTheSpills = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.connect..")
+            .and().doNotHaveSimpleName("PostgresPipeline")
+            .should().dependOnClassesThat().belongToAnyOf(java.sql.Connection.class)
+            .because("connect opens no connection itself; the one exception is the production pipeline, which hands"
+                    + " the database spill its way of opening connections (the spill's own SourceConnections)")
+            .allowEmptyShould(true);
 }

@@ -1,24 +1,21 @@
 package io.github.pgoutput.connect;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.replication.UserTables;
 
 /**
  * Resolves the configuration to {@link ReplicationSettings}; for {@code publication.autocreate.mode=filtered} that
- * needs the tables the schema and table include and exclude lists select, read from the catalog.
- * Stateless.
+ * needs the tables the schema and table include and exclude lists select from {@link UserTables}. Knows the config
+ * keys of the lists, so it stays in this package; the catalog query is the replication layer's. Stateless.
  */
 final class CapturedTables {
 
@@ -35,7 +32,7 @@ final class CapturedTables {
         if (config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
             return ConnectorSettings.replication(config, List.of());
         }
-        List<TableName> all = all(ConnectorSettings.connection(config));
+        List<TableName> all = UserTables.list(ConnectorSettings.connection(config));
         List<TableName> tables = selected(config, all);
         if (tables.isEmpty()) {
             throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, noTableSelected(config, all)
@@ -60,7 +57,7 @@ final class CapturedTables {
         if (config.tableIncludeList().isEmpty() && config.schemaIncludeList().isEmpty()) {
             return null;
         }
-        List<TableName> all = all(ConnectorSettings.connection(config));
+        List<TableName> all = UserTables.list(ConnectorSettings.connection(config));
         if (!selected(config, all).isEmpty()) {
             return null;
         }
@@ -77,7 +74,7 @@ final class CapturedTables {
 
     /** The ordinary and partitioned tables outside the system schemas that the include and exclude lists select. */
     static List<TableName> list(PgOutputSourceConnectorConfig config, ReplicationSettings settings) throws SQLException {
-        return selected(config, all(settings));
+        return selected(config, UserTables.list(settings));
     }
 
     private static List<TableName> selected(PgOutputSourceConnectorConfig config, List<TableName> all) {
@@ -103,18 +100,5 @@ final class CapturedTables {
         if (!patterns.isEmpty()) {
             lists.add(key + " (" + patterns.stream().map(Pattern::pattern).collect(Collectors.joining(",")) + ")");
         }
-    }
-
-    private static List<TableName> all(ReplicationSettings settings) throws SQLException {
-        List<TableName> tables = new ArrayList<>();
-        try (Connection sql = PgConnections.openSql(settings); Statement st = sql.createStatement();
-             ResultSet rs = st.executeQuery("SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                     + " WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
-                     + " AND n.nspname NOT LIKE 'pg\\_%' ORDER BY 1, 2")) {
-            while (rs.next()) {
-                tables.add(new TableName(rs.getString(1), rs.getString(2)));
-            }
-        }
-        return tables;
     }
 }

@@ -11,6 +11,8 @@ import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSession;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.RetainedWalProbe;
+import io.github.pgoutput.replication.SlotManager;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.spill.SpillContext;
@@ -49,13 +51,9 @@ final class PostgresPipeline implements TaskPipeline {
 
     @Override
     public void dropLostSlot() throws SQLException {
-        try (var sql = PgConnections.openSql(settings());
-             var st = sql.prepareStatement("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
-            st.setString(1, config.slotName());
-            st.execute();
-            log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
-                    config.slotName());
-        }
+        SlotManager.drop(settings());
+        log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
+                config.slotName());
     }
 
     @Override
@@ -88,7 +86,7 @@ final class PostgresPipeline implements TaskPipeline {
     @Override
     public void refreshRetainedWal(StreamingMetrics metrics) {
         if (retainedWal == null) {
-            retainedWal = new RetainedWalProbe(config.slotName(), metrics);
+            retainedWal = new RetainedWalProbe(config.slotName(), metrics::retainedWalBytes);
         }
         retainedWal.refreshIfDue(streamSettings);
     }

@@ -5,9 +5,6 @@ import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -16,21 +13,14 @@ import java.util.Map;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.pgoutput.Lsn;
-import io.github.pgoutput.replication.PgConnections;
-import io.github.pgoutput.replication.PublicationManager;
-import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationSettings;
-import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.snapshot.ExportedSnapshot;
-import io.github.pgoutput.snapshot.SlotState;
+import io.github.pgoutput.snapshot.InitialSnapshot;
 import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.snapshot.SnapshotPlanner;
 import io.github.pgoutput.snapshot.SnapshotReader;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
 import io.github.pgoutput.snapshot.SnapshotTable;
-import io.github.pgoutput.snapshot.SnapshotTables;
 import io.github.pgoutput.snapshot.StoredOffset;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -40,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The snapshot phase of the task: the start-up decision of {@code snapshot.mode}, then the rows of the snapshot as
- * records, in the order of {@code io.github.pgoutput.snapshot}'s package documentation.
+ * records, in the order of {@link InitialSnapshot} (and {@code io.github.pgoutput.snapshot}'s package documentation).
  *
  * <p>Records: a first snapshot emits the rows only (no truncate records, as Debezium writes none: a sink that applies
  * truncates would empty a table it already holds when a user switches over). A snapshot taken again (the connector
@@ -67,10 +57,10 @@ final class SnapshotPhase implements AutoCloseable {
     private static final Duration SLOT_CREATION_TIMEOUT = Duration.ofSeconds(50);
     private static final Duration ROW_WAIT = Duration.ofMillis(100);
 
+    /** The reader and, for initial_only, the connection that holds the temporary slot. */
+    private final InitialSnapshot snapshot;
     private final SnapshotReader reader;
     private final Lsn consistentPoint;
-    /** The connection that holds the temporary slot of initial_only, or null. */
-    private final ExportedSnapshot temporarySlot;
     private final AcknowledgementTracker tracker;
     private final AcknowledgementTracker.Unit unit;
     private final Map<String, ?> partition;
@@ -79,19 +69,18 @@ final class SnapshotPhase implements AutoCloseable {
     private int truncatesToEmit;
     private boolean done;
 
-    private SnapshotPhase(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, AcknowledgementTracker tracker,
-                          Map<String, ?> partition, boolean takenAgain) {
-        this.reader = reader;
+    private SnapshotPhase(InitialSnapshot snapshot, AcknowledgementTracker tracker, Map<String, ?> partition, boolean takenAgain) {
+        this.snapshot = snapshot;
+        this.reader = snapshot.reader();
         this.truncatesToEmit = takenAgain ? reader.tables().size() : 0;
-        this.temporarySlot = temporarySlot;
-        this.consistentPoint = consistentPoint;
+        this.consistentPoint = snapshot.consistentPoint();
         this.tracker = tracker;
         this.partition = partition;
         this.unit = tracker.open();
     }
 
     /**
-     * What to do at start-up, from {@code snapshot.mode}, the stored offset and the slot.
+     * What to do at start-up, from {@code snapshot.mode}, the stored offset and the slot ({@link InitialSnapshot#plan}).
      *
      * @param stored the stored offset, or null when none is stored
      * @throws SnapshotException  naming {@code snapshot.mode=when_needed} when the stored offset cannot be honoured in
@@ -102,14 +91,9 @@ final class SnapshotPhase implements AutoCloseable {
      */
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
-        StoredOffset offset = storedOffset(stored);
-        SlotState slot;
-        try (Connection sql = PgConnections.openSql(settings)) {
-            slot = slotState(sql, settings.slotName(), offset);
-        }
         try {
-            return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
-                    settings.slotName());
+            return InitialSnapshot.plan(settings, io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()),
+                    storedOffset(stored));
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
                 // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself, and
@@ -120,31 +104,6 @@ final class SnapshotPhase implements AutoCloseable {
             // MODE_CONFLICT, SLOT_NOT_OWNED: no SQLState, so the task's classifier makes them permanent, as they are
             // until a user acts as the message says.
             throw e;
-        }
-    }
-
-    /**
-     * The slot as the planner needs it. A usable slot confirmed past the stored offset is reported at the stored
-     * offset when it is only this task's own idle confirmation: the task confirms a keepalive's walEnd while nothing
-     * is emitted (no record, so no offset moves), which leaves confirmed_flush_lsn ahead of the stored offset with
-     * nothing lost. A slot dropped or invalidated behind the connector's back still shows as Missing or Lost; one
-     * dropped and re-created by hand under the same name is not detected (see the README's Snapshot section).
-     */
-    private static SlotState slotState(Connection sql, String slotName, StoredOffset offset) throws SQLException {
-        try (PreparedStatement st = sql.prepareStatement(
-                "SELECT wal_status, confirmed_flush_lsn::text, restart_lsn::text, active FROM pg_replication_slots WHERE slot_name = ?")) {
-            st.setString(1, slotName);
-            try (ResultSet rs = st.executeQuery()) {
-                if (!rs.next()) {
-                    return new SlotState.Missing();
-                }
-                if ("lost".equals(rs.getString(1))) {
-                    return new SlotState.Lost();
-                }
-                Lsn confirmed = rs.getString(2) == null ? Lsn.INVALID : Lsn.parse(rs.getString(2));
-                Lsn restart = rs.getString(3) == null ? Lsn.INVALID : Lsn.parse(rs.getString(3));
-                return usableSlot(confirmed, restart, rs.getBoolean(4), offset);
-            }
         }
     }
 
@@ -160,60 +119,20 @@ final class SnapshotPhase implements AutoCloseable {
     }
 
     /**
-     * A usable slot as the planner sees it: positions past a stored streaming position are reported at that position
-     * (the task's own idle confirmations, see {@link #slotState}), also past 0/0, which versions before the stream's
-     * start LSN was stored wrote inside the first delivery of a connector without snapshot. Pure.
-     */
-    static SlotState usableSlot(Lsn confirmed, Lsn restart, boolean active, StoredOffset offset) {
-        if (offset instanceof StoredOffset.At at) {
-            Lsn stored = at.lsn();
-            confirmed = confirmed.isAfter(stored) ? stored : confirmed;
-            restart = restart.isAfter(stored) ? stored : restart;
-        }
-        return new SlotState.Usable(confirmed, restart, active);
-    }
-
-    /**
-     * Drops the slot when the plan says so, creates the slot with an exported snapshot (temporary for
-     * {@code temporary}), and starts reading the captured tables in it.
+     * Takes the snapshot ({@link InitialSnapshot#start}): drops the slot when the plan says so, creates the slot with
+     * an exported snapshot (temporary for {@code temporary}), and starts reading the captured tables in it.
      *
      * @param takenAgain true when the connector has a stored offset, so a consumer may hold rows of an earlier snapshot
      *                   or stream: the snapshot then begins with a truncate record per table
      */
     static SnapshotPhase start(PgOutputSourceConnectorConfig config, ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
                                boolean takenAgain, AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
-        List<TableName> tables;
-        try (Connection sql = PgConnections.openSql(settings)) {
-            if (plan.dropExistingSlot()) {
-                try (PreparedStatement st = sql.prepareStatement(
-                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ?")) {
-                    st.setString(1, settings.slotName());
-                    st.execute();
-                }
-                log.info("Dropped replication slot {}: {}", settings.slotName(), plan.reason());
-            }
-            if (!PublicationManager.exists(sql, settings.publicationName()) && settings.publicationMode() != PublicationMode.DISABLED) {
-                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
-                log.info("Created publication {} for the snapshot", settings.publicationName());
-            }
-            tables = SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
-                    .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList(), config.tableIncludeList());
-        }
         SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
                 .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
-        ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, SLOT_CREATION_TIMEOUT);
-        SnapshotReader reader;
-        try {
-            reader = SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), tables, settings.user(),
-                    snapshotSettings);
-        } finally {
-            if (!temporary) {
-                // The export is imported (or failed): the slot stays, its walsender has nothing more to do.
-                exported.close();
-            }
-        }
-        // A temporary slot lives as long as its connection; initial_only keeps it until the task stops.
-        return new SnapshotPhase(reader, exported.consistentPoint(), temporary ? exported : null, tracker, partition, takenAgain);
+        InitialSnapshot snapshot = InitialSnapshot.start(settings, plan, temporary,
+                t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings,
+                SLOT_CREATION_TIMEOUT);
+        return new SnapshotPhase(snapshot, tracker, partition, takenAgain);
     }
 
     /**
@@ -291,9 +210,6 @@ final class SnapshotPhase implements AutoCloseable {
 
     @Override
     public void close() {
-        reader.close();
-        if (temporarySlot != null) {
-            temporarySlot.close();
-        }
+        snapshot.close();
     }
 }

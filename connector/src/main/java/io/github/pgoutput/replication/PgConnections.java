@@ -11,7 +11,7 @@ import java.util.Properties;
 
 /**
  * Opens the two kinds of connection the connector uses: a normal SQL one and a {@code replication=database} one. Public
- * so the snapshot package and the connect layer (table list of a filtered publication, spill backend) open their
+ * so the snapshot package and the connect layer (the connections of the database spill) open their
  * connections with the same settings (SSL, timeouts, application name).
  */
 public final class PgConnections {

@@ -13,11 +13,18 @@ import io.github.pgoutput.pgoutput.Lsn;
  * @param twoPhase          whether prepared transactions are decoded at PREPARE time (a slot property, spec 6.5)
  * @param confirmedFlushLsn the slot's confirmed_flush_lsn; {@link Lsn#INVALID} for a physical slot
  * @param restartLsn        the slot's restart_lsn; {@link Lsn#INVALID} when none is reserved
+ * @param walStatus         the slot's wal_status ({@code reserved}, {@code extended}, {@code unreserved} or
+ *                          {@code lost}); null when the slot reserves no WAL
  */
 public record SlotInfo(String slotName, String plugin, String slotType, String database, int activePid, boolean twoPhase,
-                       Lsn confirmedFlushLsn, Lsn restartLsn) {
+                       Lsn confirmedFlushLsn, Lsn restartLsn, String walStatus) {
 
     public boolean isActive() {
         return activePid != 0;
+    }
+
+    /** Whether the slot was invalidated ({@code wal_status = 'lost'}): it can never stream again. */
+    public boolean isLost() {
+        return "lost".equals(walStatus);
     }
 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * The one classifier that sorts pgjdbc failures into permanent ({@link ReplicationSetupException}) and transient
  * ({@link ReplicationConnectionLostException}) ones, by SQLState, after {@link ConnectionFailures} has explained
- * the connection failures whose SQLState says too little (unknown host, TLS refusals).
+ * the connection failures whose SQLState says too little (unknown host, TLS refusals). Which SQLStates are transient
+ * is {@link SqlStates}'s table; this class adds the setting to blame and the hint to each message.
  */
 final class SqlErrors {
 
@@ -41,13 +42,9 @@ final class SqlErrors {
         };
     }
 
-    /**
-     * Connection failures (class 08), server shutdown or start-up (57P01-57P03), too many connections/walsenders
-     * (53300), and a slot still held by an exiting walsender (55006) go away by themselves; the rest do not.
-     */
+    /** Whether a failure with {@code state} goes away by itself: the one table, {@link SqlStates}. */
     static boolean isTransient(String state) {
-        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
-                || state.equals("53300") || state.equals("55006");
+        return SqlStates.isTransient(state);
     }
 
     private static Setting transientSetting(String state, Setting fallback) {
@@ -59,8 +56,10 @@ final class SqlErrors {
             case "55006" -> "; another walsender still holds the slot (a previous connection that has not exited yet, or a"
                     + " second consumer of the same slot); retry later, and make sure only one consumer uses each slot";
             case "53300" -> "; all connection or walsender places are taken; retry later, or raise max_connections/max_wal_senders";
-            default -> "; the task reconnects by itself after a short pause (if this goes on, check that the server"
-                    + " is running and reachable from the Connect worker)";
+            default -> state.startsWith("08") || state.startsWith("57P")
+                    ? "; the task reconnects by itself after a short pause (if this goes on, check that the server"
+                            + " is running and reachable from the Connect worker)"
+                    : "; " + SqlStates.reason(state);
         };
     }
 }

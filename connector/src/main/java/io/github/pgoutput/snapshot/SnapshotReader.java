@@ -84,7 +84,7 @@ public final class SnapshotReader implements AutoCloseable {
      * then starts reading. Returns once the snapshot is imported everywhere: close the {@link ExportedSnapshot} then.
      *
      * @param capturedTables the tables the connector captures (e.g. {@link SnapshotTables#published}); those that
-     *                       {@link SnapshotSettings#includes} are read, in this order (the connector passes
+     *                       {@link SnapshotSettings#includes} are read, in this order ({@link InitialSnapshot} passes
      *                       {@link SnapshotTables#inCaptureOrder}, Debezium's)
      * @param user           the role's name, for the privilege message
      * @throws SnapshotException {@link Reason#SNAPSHOT_NOT_IMPORTABLE} when the snapshot is gone,

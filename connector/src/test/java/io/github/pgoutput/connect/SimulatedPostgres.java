@@ -17,6 +17,7 @@ import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.snapshot.InitialSnapshot;
 import io.github.pgoutput.snapshot.SlotState;
 import io.github.pgoutput.snapshot.SnapshotMode;
 import io.github.pgoutput.snapshot.SnapshotPlan;
@@ -166,7 +167,7 @@ final class SimulatedPostgres {
         @Override
         public SnapshotPlan plan(Map<String, Object> stored) {
             StoredOffset offset = SnapshotPhase.storedOffset(stored);
-            SlotState slot = SnapshotPhase.usableSlot(confirmedFlush, confirmedFlush, false, offset);
+            SlotState slot = InitialSnapshot.usableSlot(confirmedFlush, confirmedFlush, false, offset);
             return SnapshotPlanner.decide(SnapshotMode.NO_DATA, offset, slot, SLOT);
         }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.snapshot.InitialSnapshot;
 import io.github.pgoutput.snapshot.SlotState;
 import io.github.pgoutput.snapshot.SnapshotMode;
 import io.github.pgoutput.snapshot.SnapshotPlan;
@@ -18,7 +19,7 @@ class SnapshotPhaseTest {
     @Test
     void aSlotConfirmedPastTheStoredPositionByTheTasksOwnIdleConfirmationsIsServable() {
         StoredOffset stored = SnapshotPhase.storedOffset(Map.of("lsn", "0/5000"));
-        SlotState slot = SnapshotPhase.usableSlot(Lsn.parse("0/9000"), Lsn.parse("0/8000"), false, stored);
+        SlotState slot = InitialSnapshot.usableSlot(Lsn.parse("0/9000"), Lsn.parse("0/8000"), false, stored);
 
         assertThat(slot).isEqualTo(new SlotState.Usable(Lsn.parse("0/5000"), Lsn.parse("0/5000"), false));
         assertThat(SnapshotPlanner.decide(SnapshotMode.NO_DATA, stored, slot, "s").action()).isEqualTo(SnapshotPlan.Action.STREAM);
@@ -32,7 +33,7 @@ class SnapshotPhaseTest {
     @Test
     void aStoredPositionInsideTheFirstDeliveryAt00IsServableToo() {
         StoredOffset stored = SnapshotPhase.storedOffset(Map.of("lsn", "0/0", "tx_lsn", "0/1000128", "tx_order", 3L));
-        SlotState slot = SnapshotPhase.usableSlot(Lsn.parse("0/1000128"), Lsn.parse("0/1000100"), false, stored);
+        SlotState slot = InitialSnapshot.usableSlot(Lsn.parse("0/1000128"), Lsn.parse("0/1000100"), false, stored);
 
         assertThat(SnapshotPlanner.decide(SnapshotMode.INITIAL, stored, slot, "s").action()).isEqualTo(SnapshotPlan.Action.STREAM);
     }
@@ -42,7 +43,7 @@ class SnapshotPhaseTest {
         StoredOffset stored = SnapshotPhase.storedOffset(Map.of("lsn", "0/0", "snapshot", "in_progress"));
 
         assertThat(stored).isInstanceOf(StoredOffset.SnapshotInProgress.class);
-        assertThat(SnapshotPhase.usableSlot(Lsn.parse("0/9000"), Lsn.parse("0/8000"), false, stored))
+        assertThat(InitialSnapshot.usableSlot(Lsn.parse("0/9000"), Lsn.parse("0/8000"), false, stored))
                 .isEqualTo(new SlotState.Usable(Lsn.parse("0/9000"), Lsn.parse("0/8000"), false));
     }
 }

@@ -18,7 +18,7 @@ class SqlErrorsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0A000", "22023", "42704", "XX000", "42601"})
+    @ValueSource(strings = {"0A000", "22023", "42704", "XX000", "42601", "08P01"})
     void protocolAndObjectErrorsArePermanent(String state) {
         assertThat(SqlErrors.classify(new SQLException("x", state), "starting", Setting.PROTOCOL_VERSION))
                 .isInstanceOf(ReplicationSetupException.class)

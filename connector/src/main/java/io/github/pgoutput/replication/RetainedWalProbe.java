@@ -1,42 +1,43 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.replication;
 
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
-import io.github.pgoutput.replication.PgConnections;
-import io.github.pgoutput.replication.ReplicationSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Asks the server, at most every {@link #INTERVAL_MS} ms, how many bytes of WAL the slot retains
- * ({@code pg_current_wal_lsn() - restart_lsn}) and puts the answer into {@link StreamingMetrics}. Keeps one normal
- * SQL connection open between probes. A failed probe is logged at DEBUG and leaves the last value: a metric never
- * fails the task. Poll thread only.
+ * ({@link SlotManager#retainedWalBytes}) and hands the answer to a sink (the task's metrics). Keeps one normal SQL
+ * connection open between probes. A failed probe is logged at DEBUG and hands nothing over, so the sink keeps the
+ * last value: a metric never fails the task. No slot of that name hands nothing over either. Not thread-safe: one
+ * caller thread (the task's poll thread).
  */
-final class RetainedWalProbe implements AutoCloseable {
+public final class RetainedWalProbe implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RetainedWalProbe.class);
     static final long INTERVAL_MS = 10_000;
-    private static final String QUERY = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint"
-            + " FROM pg_replication_slots WHERE slot_name = ?";
 
     private final String slotName;
-    private final StreamingMetrics metrics;
+    private final LongConsumer retainedWalBytes;
     private Connection connection;
     private long nextProbeNanos = System.nanoTime();
 
-    RetainedWalProbe(String slotName, StreamingMetrics metrics) {
+    /**
+     * @param retainedWalBytes gets the bytes, or -1 while the slot reserves no WAL
+     */
+    public RetainedWalProbe(String slotName, LongConsumer retainedWalBytes) {
         this.slotName = slotName;
-        this.metrics = metrics;
+        this.retainedWalBytes = retainedWalBytes;
     }
 
-    void refreshIfDue(ReplicationSettings settings) {
+    /** Probes when due; {@code settings} null (no stream opened yet) probes nothing. Never throws. */
+    public void refreshIfDue(ReplicationSettings settings) {
         if (settings == null || System.nanoTime() - nextProbeNanos < 0) {
             return;
         }
@@ -45,14 +46,9 @@ final class RetainedWalProbe implements AutoCloseable {
             if (connection == null || connection.isClosed()) {
                 connection = PgConnections.openSql(settings);
             }
-            try (PreparedStatement statement = connection.prepareStatement(QUERY)) {
-                statement.setString(1, slotName);
-                try (ResultSet rs = statement.executeQuery()) {
-                    if (rs.next()) {
-                        long bytes = rs.getLong(1);
-                        metrics.retainedWalBytes(rs.wasNull() ? -1 : bytes);
-                    }
-                }
+            OptionalLong bytes = SlotManager.retainedWalBytes(connection, slotName);
+            if (bytes.isPresent()) {
+                retainedWalBytes.accept(bytes.getAsLong());
             }
         } catch (SQLException e) {
             log.debug("Slot {}: asking for the retained WAL failed: {}", slotName, e.getMessage());
