@@ -72,11 +72,6 @@ final class CapturedTables {
         return new ConfigProblem(key, noTableSelected(config, all) + fix);
     }
 
-    /** The ordinary and partitioned tables outside the system schemas that the include and exclude lists select. */
-    static List<TableName> list(PgOutputSourceConnectorConfig config, ReplicationSettings settings) throws SQLException {
-        return selected(config, UserTables.list(settings));
-    }
-
     private static List<TableName> selected(PgOutputSourceConnectorConfig config, List<TableName> all) {
         return all.stream().filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
     }

@@ -1,7 +1,5 @@
 package io.github.pgoutput.replication;
 
-import io.github.pgoutput.connect.metrics.StreamingMetrics;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.OptionalLong;

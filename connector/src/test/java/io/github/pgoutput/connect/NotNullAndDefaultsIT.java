@@ -1,6 +1,5 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
 
 import static org.assertj.core.api.Assertions.assertThat;
