@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Keeps a replication connection alive while its reader is busy elsewhere (for example waiting for Kafka).
  *
  * <p>pgjdbc answers keepalives and sends status updates only inside its read calls. A reader that stays away longer
- * than {@code wal_sender_timeout} would be disconnected, with no error text (spec 2.3). The server resets that timeout
+ * than {@code wal_sender_timeout} would be disconnected, with no error text (docs/pgoutput-protocol.md §2.3). The server resets that timeout
  * on any reply from the client, so when the stream has not been used for the guard interval this class sends a status
  * update from a daemon thread. It takes the stream lock with {@code tryLock}: when the reader holds it, the reader is
  * using the stream and nothing needs doing.

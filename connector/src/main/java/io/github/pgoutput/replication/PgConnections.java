@@ -28,7 +28,7 @@ public final class PgConnections {
 
     /**
      * A walsender connection in database mode. The walsender speaks only the simple query protocol and refuses some of
-     * pgjdbc's start-up queries, hence the two extra properties (spec 8.1).
+     * pgjdbc's start-up queries, hence the two extra properties (docs/pgoutput-protocol.md §8.1).
      */
     public static Connection openReplication(ReplicationSettings settings) throws SQLException {
         Properties props = common(settings);

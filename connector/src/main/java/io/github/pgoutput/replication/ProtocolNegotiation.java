@@ -5,7 +5,7 @@ import io.github.pgoutput.pgoutput.StreamingMode;
 
 /**
  * Picks the pgoutput protocol version and checks every requested option against what the server's major version
- * supports (spec section 5.1), before anything is sent. The server would refuse most of these itself, but with
+ * supports (docs/pgoutput-protocol.md §5.1), before anything is sent. The server would refuse most of these itself, but with
  * messages that do not say which connector setting to change.
  *
  * <p>Stateless and thread-safe.

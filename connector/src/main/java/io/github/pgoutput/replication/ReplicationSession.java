@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One logical replication stream from one slot over its own replication connection (spec 8.1: a connection is never
+ * One logical replication stream from one slot over its own replication connection (docs/pgoutput-protocol.md §8.1: a connection is never
  * reused for a second stream).
  *
  * <p>Feedback contract: the flush LSN reported to the server is only ever what the caller passed to
@@ -69,7 +69,7 @@ public final class ReplicationSession implements ReplicationStream {
      *
      * @param resumeFrom the end LSN of the last unit the caller stored durably, or {@link Lsn#INVALID} when it has none.
      *                   Streaming starts there when it is ahead of the slot's confirmed_flush_lsn (which PostgreSQL 15 and
-     *                   16 can lose on a clean restart, spec 2.4); otherwise the server starts at confirmed_flush_lsn.
+     *                   16 can lose on a clean restart, docs/pgoutput-protocol.md §2.4); otherwise the server starts at confirmed_flush_lsn.
      *                   It also counts as declared durable.
      * @throws ReplicationSetupException          for a problem that needs a change of settings or database
      * @throws ReplicationConnectionLostException for a transient failure; retry later
@@ -107,7 +107,7 @@ public final class ReplicationSession implements ReplicationStream {
                 .withStartPosition(LogSequenceNumber.valueOf(start.value()))
                 .withStatusInterval((int) Math.max(1, settings.statusInterval().toMillis()), TimeUnit.MILLISECONDS)
                 .withAutomaticFlush(false);
-        // Booleans go as 'true'/'false'; pgoutput rejects '1'/'0' (spec 5.1), so never the int overload.
+        // Booleans go as 'true'/'false'; pgoutput rejects '1'/'0' (docs/pgoutput-protocol.md §5.1), so never the int overload.
         switch (protocol.streaming()) {
             case ON -> builder.withSlotOption("streaming", true);
             case PARALLEL -> builder.withSlotOption("streaming", "parallel");
@@ -183,7 +183,7 @@ public final class ReplicationSession implements ReplicationStream {
     /**
      * Notices the walsender sends inside the stream end up as warnings on the connection. PostgreSQL 18 reports a
      * publication that does not exist (any more) only this way and then skips its changes, where 15-17 end the stream
-     * with an error (spec 5.2); silently losing changes is not acceptable, so that warning ends the session too.
+     * with an error (docs/pgoutput-protocol.md §5.2); silently losing changes is not acceptable, so that warning ends the session too.
      */
     private void checkServerWarnings() throws SQLException {
         SQLWarning warning = connection.getWarnings();
@@ -249,7 +249,7 @@ public final class ReplicationSession implements ReplicationStream {
 
     /**
      * True when prepared transactions arrive at PREPARE time (Begin Prepare ... Prepare, later Commit/Rollback
-     * Prepared): two-phase was asked for, or the slot already had it (a slot property, spec 6.5).
+     * Prepared): two-phase was asked for, or the slot already had it (a slot property, docs/pgoutput-protocol.md §6.5).
      */
     public boolean preparedTransactionsDecoded() {
         return prepared.protocol().twoPhase() || prepared.slot().twoPhase();

@@ -38,7 +38,7 @@ public interface ReplicationStream extends AutoCloseable {
 
     /**
      * The LSN the server sends from: the larger of the LSN requested at START_REPLICATION and the slot's
-     * confirmed_flush_lsn (spec 6.6). A delivery whose commit or prepare record starts before it was not re-sent
+     * confirmed_flush_lsn (docs/pgoutput-protocol.md §6.6). A delivery whose commit or prepare record starts before it was not re-sent
      * by the resume rule.
      */
     Lsn startLsn();

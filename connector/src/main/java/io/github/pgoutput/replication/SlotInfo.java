@@ -10,7 +10,7 @@ import io.github.pgoutput.pgoutput.Lsn;
  * @param slotType          {@code logical} or {@code physical}
  * @param database          database of a logical slot, null for a physical one
  * @param activePid         PID of the walsender using the slot, 0 when inactive
- * @param twoPhase          whether prepared transactions are decoded at PREPARE time (a slot property, spec 6.5)
+ * @param twoPhase          whether prepared transactions are decoded at PREPARE time (a slot property, docs/pgoutput-protocol.md §6.5)
  * @param confirmedFlushLsn the slot's confirmed_flush_lsn; {@link Lsn#INVALID} for a physical slot
  * @param restartLsn        the slot's restart_lsn; {@link Lsn#INVALID} when none is reserved
  * @param walStatus         the slot's wal_status ({@code reserved}, {@code extended}, {@code unreserved} or

@@ -39,7 +39,7 @@ public final class SlotManager {
      *
      * <p>The SQL function takes the two-phase flag as its fourth argument on every supported version (15-18), unlike
      * the replication command whose syntax changed in 15 and which pgjdbc's builder cannot send with TWO_PHASE
-     * (spec 5.3, 8.5). A slot that exists without two-phase gets it the first time a session starts with
+     * (docs/pgoutput-protocol.md §5.3, 8.5). A slot that exists without two-phase gets it the first time a session starts with
      * {@code two_phase 'on'}. Creating a slot waits until every transaction open at that moment has ended, prepared
      * ones included.
      */

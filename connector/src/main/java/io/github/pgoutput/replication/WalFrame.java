@@ -12,7 +12,7 @@ import java.util.Objects;
  *                  byte array that pgjdbc allocated for this frame alone, so it stays valid after later reads; note that
  *                  {@code arrayOffset()} is not 0. The caller owns it; not thread-safe.
  * @param headerLsn the frame header's dataStart, for error messages only. It is 0/0 for Relation and Type messages
- *                  and goes backwards at the Begin of an older transaction (spec 2.2): never use it as a progress
+ *                  and goes backwards at the Begin of an older transaction (docs/pgoutput-protocol.md §2.2): never use it as a progress
  *                  position. Progress points are the end LSNs inside Commit, Stream Commit, Prepare, Stream Prepare,
  *                  Commit Prepared and Rollback Prepared.
  */

@@ -45,7 +45,7 @@ public final class ExportedSnapshot implements AutoCloseable {
     /**
      * Creates the slot {@code settings.slotName()} for pgoutput with an exported snapshot (and two-phase decoding when
      * {@code settings.twoPhase()}), in the command syntax of the server's version ({@link #createSlotCommand}); the
-     * command is sent directly, since pgjdbc's builder cannot ask for TWO_PHASE (spec 5.3, 8.5).
+     * command is sent directly, since pgjdbc's builder cannot ask for TWO_PHASE (docs/pgoutput-protocol.md §5.3, 8.5).
      *
      * @param temporary true for a slot that disappears with this connection (for a snapshot without streaming)
      * @param timeout   how long slot creation may wait for open transactions; at most the connection's socket

@@ -22,7 +22,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real decoder end to end: the streamed transaction captured from PostgreSQL 17.6 in the spec (section 7.6,
+ * The real decoder end to end: the streamed transaction captured from PostgreSQL 17.6 in docs/pgoutput-protocol.md (§7.6,
  * frames kept in the decoder's golden file) goes through the assembler and the disk spill as raw payloads and is
  * decoded again from the spill at its Stream Commit.
  */

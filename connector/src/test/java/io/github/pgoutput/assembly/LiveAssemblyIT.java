@@ -138,7 +138,7 @@ class LiveAssemblyIT {
             assertThat(prepared.get(0).changes()).isEqualTo(1500);
             assertThat(prepared.get(2).changes()).isEqualTo(3);
             if (db.majorVersion() >= 18) {
-                // PostgreSQL 18 stops decoding a transaction once it knows it aborted (spec 6.3 rule 10): the prepared
+                // PostgreSQL 18 stops decoding a transaction once it knows it aborted (docs/pgoutput-protocol.md §6.3 rule 10): the prepared
                 // transaction rolled back while decoding reads it comes as b, the changes decoded so far (none, some
                 // or all), P, then r. Consumers discard PREPARED changes on ROLLED_BACK, so a partial set is harmless.
                 assertThat(prepared.get(1).changes()).isBetween(0L, 1500L);

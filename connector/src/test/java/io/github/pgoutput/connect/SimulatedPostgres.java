@@ -30,9 +30,9 @@ import io.github.pgoutput.spill.TransactionSpills;
 /**
  * The simulated PostgreSQL: one slot over a seeded WAL history, and the {@link TaskPipeline} each task gets.
  *
- * <p>The slot holds confirmed_flush (what the server heard in status updates, spec 2.4: it never moves back) and
- * two_phase_at (set for good by the first session started with two-phase decoding, spec 5.3/6.5). A session starts
- * at S = max(resumeFrom, confirmed_flush) (spec 2.1) and sends what {@link SimulatedWalSender} derives.
+ * <p>The slot holds confirmed_flush (what the server heard in status updates, docs/pgoutput-protocol.md §2.4: it never moves back) and
+ * two_phase_at (set for good by the first session started with two-phase decoding, docs/pgoutput-protocol.md §5.3/6.5). A session starts
+ * at S = max(resumeFrom, confirmed_flush) (docs/pgoutput-protocol.md §2.1) and sends what {@link SimulatedWalSender} derives.
  *
  * <p>Faults: a connection loss at chosen read calls (numbered across the run), spill failures at chosen spill
  * operations. Single-threaded, like the simulated Connect runtime that drives it.
@@ -112,7 +112,7 @@ final class SimulatedPostgres {
         return new ReplicationConnectionLostException(Setting.HOSTNAME, "simulated: " + why + " (read " + reads + ")", null);
     }
 
-    /** A status update reached the server: confirmed_flush moves forward only (spec 2.4). */
+    /** A status update reached the server: confirmed_flush moves forward only (docs/pgoutput-protocol.md §2.4). */
     void statusUpdate(Lsn flush) {
         if (flush.isValid() && flush.isAfter(confirmedFlush)) {
             confirmedFlush = flush;
@@ -143,7 +143,7 @@ final class SimulatedPostgres {
         };
         DecoderSettings settings = new DecoderSettings(protocol, streaming);
         if (config.preparedTransactionMode() == PreparedTransactionMode.STAGE && twoPhaseAt == null) {
-            twoPhaseAt = start; // spec 5.3: START with two_phase flips the slot for good, two_phase_at = start LSN
+            twoPhaseAt = start; // docs/pgoutput-protocol.md §5.3: START with two_phase flips the slot for good, two_phase_at = start LSN
         }
         sessions++;
         var session = new SimulatedWalSender.Session(start, twoPhaseAt, settings, config.messagesEnabled());

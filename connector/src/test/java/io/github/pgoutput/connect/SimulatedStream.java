@@ -9,7 +9,7 @@ import io.github.pgoutput.replication.WalFrame;
 
 /**
  * One replication session of the simulated server: hands out the walsender's script frame by frame, and takes the
- * task's feedback the way pgjdbc carries it (spec 8.3/8.4): a declared LSN reaches the server only with the status
+ * task's feedback the way pgjdbc carries it (docs/pgoutput-protocol.md §8.3/8.4): a declared LSN reaches the server only with the status
  * update sent inside a later read call, or with the last update of a clean close. So a connection lost, or a task
  * killed, before that read leaves the slot where the server last heard. Single-threaded.
  */
@@ -18,7 +18,7 @@ final class SimulatedStream implements ReplicationStream {
     private final SimulatedPostgres server;
     private final List<SimulatedWalSender.Output> script;
     private final DecoderSettings settings;
-    /** Where the server started sending: the larger of the requested LSN and the slot's confirmed_flush (spec 6.6). */
+    /** Where the server started sending: the larger of the requested LSN and the slot's confirmed_flush (docs/pgoutput-protocol.md §6.6). */
     private final Lsn start;
     private int next;
     private Lsn durable;

@@ -33,7 +33,7 @@ final class SimulatedWal {
 
         /**
          * The LSN the task reports as the record's {@code pg.lsn}: the frame header of a change (its record's start,
-         * spec 2.2), or the lsn field of a logical message (the end of its record).
+         * docs/pgoutput-protocol.md §2.2), or the lsn field of a logical message (the end of its record).
          */
         Lsn wireLsn() {
             return step instanceof MessageStep || (step instanceof ChangeStep c && c.op() == Op.MESSAGE) ? end : start;

@@ -51,8 +51,8 @@ import io.github.pgoutput.replication.WalFrame;
 
 /**
  * What the walsender sends in one session started at {@code S}: decodes the whole WAL from the beginning (the slot's
- * restart_lsn, spec 2.1) and writes the pgoutput messages the spec says PostgreSQL writes at each record, with
- * keepalives and idle gaps between them. The spec section behind each rule is cited where it is applied.
+ * restart_lsn, docs/pgoutput-protocol.md §2.1) and writes the pgoutput messages the spec says PostgreSQL writes at each record, with
+ * keepalives and idle gaps between them. The section of docs/pgoutput-protocol.md behind each rule is cited where it is applied.
  *
  * <p>Why a model of decoding rather than a fixed recording: a restart point anywhere in the history must give what
  * PostgreSQL would send from there, and the interesting cases (a transaction streamed in one session and sent whole
@@ -77,7 +77,7 @@ final class SimulatedWalSender {
     record Session(Lsn start, Lsn twoPhaseAt, DecoderSettings settings, boolean messages) {
     }
 
-    /** Per streamed transaction, what this session has sent of it (spec 6.3). */
+    /** Per streamed transaction, what this session has sent of it (docs/pgoutput-protocol.md §6.3). */
     private static final class StreamState {
         boolean streamed;
         int sentChanges;
@@ -89,7 +89,7 @@ final class SimulatedWalSender {
     private final Session session;
     private final SplittableRandom random;
     private final List<Output> out = new ArrayList<>();
-    /** Relations whose R this session has sent outside stream scopes, by schema version (spec 6.9). */
+    /** Relations whose R this session has sent outside stream scopes, by schema version (docs/pgoutput-protocol.md §6.9). */
     private final Map<Table, Integer> sentSchema = new HashMap<>();
     private final Map<Integer, StreamState> streams = new HashMap<>();
     private final Map<Integer, Set<Integer>> abortedSubs = new HashMap<>();
@@ -166,7 +166,7 @@ final class SimulatedWalSender {
             return;
         }
         if (!(record.step() instanceof EndStep end)) {
-            return; // ALTER TABLE: no message of its own; the next change of the table brings a new R (spec 6.9)
+            return; // ALTER TABLE: no message of its own; the next change of the table brings a new R (docs/pgoutput-protocol.md §6.9)
         }
         EndKind kind = end.kind();
         StreamState state = streams.get(item.id());
@@ -183,7 +183,7 @@ final class SimulatedWalSender {
             }
             case ABORT -> {
                 if (streamedHere) {
-                    send(abort(item, item.xid(), record), record.end()); // spec 6.4: A(top, top)
+                    send(abort(item, item.xid(), record), record.end()); // docs/pgoutput-protocol.md §6.4: A(top, top)
                 }
             }
             case PREPARE -> {
@@ -207,9 +207,9 @@ final class SimulatedWalSender {
                     wholePrepared(item, prepare);
                     send(new CommitPrepared(0, record.start(), record.end(), time(record), Xid.of(item.xid()), item.gid()), record.end());
                 } else if (streamedHere) {
-                    finishStream(item, record, false); // spec 6.5: without two_phase, streamed: blocks + c
+                    finishStream(item, record, false); // docs/pgoutput-protocol.md §6.5: without two_phase, streamed: blocks + c
                 } else {
-                    whole(item, record, record); // spec 6.5: without two_phase, a plain B..C at COMMIT PREPARED
+                    whole(item, record, record); // docs/pgoutput-protocol.md §6.5: without two_phase, a plain B..C at COMMIT PREPARED
                 }
             }
             case ROLLBACK_PREPARED -> {
@@ -221,7 +221,7 @@ final class SimulatedWalSender {
                                 item.gid()), record.end());
                     }
                 } else if (streamedHere) {
-                    send(abort(item, item.xid(), record), record.end()); // spec 6.4: A(top, top) at ROLLBACK PREPARED
+                    send(abort(item, item.xid(), record), record.end()); // docs/pgoutput-protocol.md §6.4: A(top, top) at ROLLBACK PREPARED
                 }
             }
         }
@@ -258,14 +258,14 @@ final class SimulatedWalSender {
         return count;
     }
 
-    /** One S..E block with every change of {@code item} buffered so far (spec 6.3). Empty blocks happen (rule 7). */
+    /** One S..E block with every change of {@code item} buffered so far (docs/pgoutput-protocol.md §6.3). Empty blocks happen (rule 7). */
     private void streamBlock(Item item, int untilStep) {
         StreamState state = streams.computeIfAbsent(item.id(), k -> new StreamState());
         List<Record> changes = pending(item, state.sentChanges, untilStep);
         Lsn first = changes.isEmpty() ? Lsn.INVALID : changes.get(0).start();
         send(new StreamStart(Xid.of(item.xid()), !state.streamed), first);
         if (!state.streamed && item.origin()) {
-            send(new Origin(Lsn.INVALID, "upstream"), first); // spec 3.2: after the first S only, origin_lsn 0/0
+            send(new Origin(Lsn.INVALID, "upstream"), first); // docs/pgoutput-protocol.md §3.2: after the first S only, origin_lsn 0/0
         }
         insideBlock = true;
         Lsn last = first;
@@ -286,7 +286,7 @@ final class SimulatedWalSender {
         state.sentChanges = changeCount(item, untilStep);
     }
 
-    /** The last block (spec 6.3 rule 6), then c or p; stream-scoped relations become known at c only (rule 8). */
+    /** The last block (docs/pgoutput-protocol.md §6.3 rule 6), then c or p; stream-scoped relations become known at c only (rule 8). */
     private void finishStream(Item item, Record end, boolean prepare) {
         StreamState state = streams.get(item.id());
         if (!pending(item, state.sentChanges, Integer.MAX_VALUE).isEmpty()) {
@@ -301,11 +301,11 @@ final class SimulatedWalSender {
         streams.remove(item.id());
     }
 
-    /** B, changes, C at the commit record (spec 6.1); nothing at all when no change is published. */
+    /** B, changes, C at the commit record (docs/pgoutput-protocol.md §6.1); nothing at all when no change is published. */
     private void whole(Item item, Record commit, Record at) {
         List<Record> changes = pending(item, 0, Integer.MAX_VALUE);
         if (changes.isEmpty()) {
-            return; // PG15+: empty transactions are skipped (spec 6.1)
+            return; // PG15+: empty transactions are skipped (docs/pgoutput-protocol.md §6.1)
         }
         Lsn firstChange = changes.get(0).start();
         send(new Begin(commit.start(), time(commit), Xid.of(item.xid())), item.origin() ? Lsn.INVALID : firstChange);
@@ -316,7 +316,7 @@ final class SimulatedWalSender {
         send(new Commit(0, commit.start(), commit.end(), time(commit)), at.end());
     }
 
-    /** b, changes, P (spec 6.5): always sent, also when empty. */
+    /** b, changes, P (docs/pgoutput-protocol.md §6.5): always sent, also when empty. */
     private void wholePrepared(Item item, Record prepare) {
         List<Record> changes = pending(item, 0, Integer.MAX_VALUE);
         send(new BeginPrepare(prepare.start(), prepare.end(), time(prepare), Xid.of(item.xid()), item.gid()),
@@ -332,7 +332,7 @@ final class SimulatedWalSender {
         for (Record change : changes) {
             ChangeStep step = (ChangeStep) change.step();
             if (step.op() != Op.MESSAGE && !Integer.valueOf(change.version()).equals(sentSchema.get(step.table()))) {
-                send(relation(step.table(), change.version(), Xid.INVALID), Lsn.INVALID); // spec 6.9; header 0/0 (2.2)
+                send(relation(step.table(), change.version(), Xid.INVALID), Lsn.INVALID); // docs/pgoutput-protocol.md §6.9; header 0/0 (2.2)
                 sentSchema.put(step.table(), change.version());
             }
             send(changeMessage(item, change, Xid.INVALID), change.wireLsn());
@@ -340,7 +340,7 @@ final class SimulatedWalSender {
     }
 
     private StreamAbort abort(Item item, long subXid, Record at) {
-        boolean withInfo = session.settings().streamAbortCarriesAbortInfo(); // spec 3.1: proto 4 + parallel only
+        boolean withInfo = session.settings().streamAbortCarriesAbortInfo(); // docs/pgoutput-protocol.md §3.1: proto 4 + parallel only
         return new StreamAbort(Xid.of(item.xid()), Xid.of(subXid), withInfo ? Optional.of(at.end()) : Optional.empty(),
                 withInfo ? Optional.of(time(at)) : Optional.empty());
     }
@@ -382,7 +382,7 @@ final class SimulatedWalSender {
         List<ColumnValue> values = new ArrayList<>();
         values.add(text(Integer.toString(step.row())));
         for (int i = 1; i < 3 + change.version(); i++) {
-            values.add(ColumnValue.Null.INSTANCE); // spec 6.7: non-key columns of a K tuple are 'n'
+            values.add(ColumnValue.Null.INSTANCE); // docs/pgoutput-protocol.md §6.7: non-key columns of a K tuple are 'n'
         }
         return new TupleData(values);
     }

@@ -36,17 +36,17 @@ import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.replication.WalFrame;
 
 /**
- * Writes pgoutput messages as the bytes PostgreSQL sends (spec section 3.1 layouts), so that the simulation's task
+ * Writes pgoutput messages as the bytes PostgreSQL sends (docs/pgoutput-protocol.md §3.1 layouts), so that the simulation's task
  * reads them through the real {@code PgOutputDecoder} and nothing between the wire and the task is mocked.
  *
  * <p>Why a hand-written encoder and not captured frames: the simulation invents its WAL history per seed, so its
  * frames must be produced on demand. The xid prefix of R/Y/I/U/D/T/M is written exactly when the message is inside a
- * stream block (spec 3.1 "xid?"); Stream Abort gets abort_lsn/abort_ts exactly with protocol 4 and streaming
+ * stream block (docs/pgoutput-protocol.md §3.1 "xid?"); Stream Abort gets abort_lsn/abort_ts exactly with protocol 4 and streaming
  * parallel. Stateless and thread-safe.
  */
 final class SimulationFrames {
 
-    /** pgjdbc hands the payload out as a slice after the 25-byte XLogData header (spec 8.3); so do we. */
+    /** pgjdbc hands the payload out as a slice after the 25-byte XLogData header (docs/pgoutput-protocol.md §8.3); so do we. */
     private static final int XLOGDATA_HEADER_BYTES = 25;
 
     private SimulationFrames() {
@@ -126,7 +126,7 @@ final class SimulationFrames {
         return out.toByteArray();
     }
 
-    /** Big-endian writer of the wire primitives (spec "Wire conventions"). */
+    /** Big-endian writer of the wire primitives (docs/pgoutput-protocol.md, "Wire conventions" in §0). */
     private static final class Out {
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 

@@ -13,7 +13,7 @@ import io.github.pgoutput.pgoutput.Lsn;
  * and the order in which their WAL records interleave. {@link #layout()} writes it as a {@link SimulatedWal}.
  *
  * <p>Why two stages: the shrinker drops whole items ({@link #without}) and lays the rest out again, so LSNs stay
- * contiguous (a record starts where the previous one ended, as in PostgreSQL, spec 7.8) and every transaction stays
+ * contiguous (a record starts where the previous one ended, as in PostgreSQL, docs/pgoutput-protocol.md §7.8) and every transaction stays
  * consistent with itself. Immutable.
  *
  * @param items the transactions and standalone records, by id (index)
@@ -53,12 +53,12 @@ record SimulationHistory(List<Item> items, List<Integer> order) {
 
     /**
      * A change (or transactional logical message) of subtransaction {@code sub} (0 = top level);
-     * {@code endsBlock}: the server streams the transaction's buffered changes after this one (spec 6.2).
+     * {@code endsBlock}: the server streams the transaction's buffered changes after this one (docs/pgoutput-protocol.md §6.2).
      */
     record ChangeStep(Table table, Op op, int row, int sub, boolean endsBlock) implements Step {
     }
 
-    /** ROLLBACK TO SAVEPOINT of subtransaction {@code sub}: its changes are undone (spec 6.4). */
+    /** ROLLBACK TO SAVEPOINT of subtransaction {@code sub}: its changes are undone (docs/pgoutput-protocol.md §6.4). */
     record SubAbortStep(int sub) implements Step {
     }
 
@@ -68,7 +68,7 @@ record SimulationHistory(List<Item> items, List<Integer> order) {
 
     enum EndKind { COMMIT, ABORT, PREPARE, COMMIT_PREPARED, ROLLBACK_PREPARED }
 
-    /** A non-transactional pg_logical_emit_message (spec 6.8). */
+    /** A non-transactional pg_logical_emit_message (docs/pgoutput-protocol.md §6.8). */
     record MessageStep() implements Step {
     }
 

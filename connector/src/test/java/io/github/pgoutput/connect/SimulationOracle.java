@@ -51,7 +51,7 @@ final class SimulationOracle {
         return "sim.public." + table.sqlName();
     }
 
-    /** Where PostgreSQL sends the changes of {@code item} (spec 6.1, 6.5), given the slot's two_phase_at. */
+    /** Where PostgreSQL sends the changes of {@code item} (docs/pgoutput-protocol.md §6.1, 6.5), given the slot's two_phase_at. */
     private Record sentAt(Item item, Lsn twoPhaseAt) {
         if (item.ending() == Ending.COMMIT) {
             return wal.endRecord(item, EndKind.COMMIT);

@@ -51,7 +51,7 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
             if (kind < 45) {
                 faults.add(new Fault(FaultKind.CONNECTION_LOSS, 1 + random.nextInt(records * 4 + 10), null));
             } else if (kind < 65) {
-                // A run that may switch to stage mode does so at its first restart half of the time (spec 6.5's
+                // A run that may switch to stage mode does so at its first restart half of the time (docs/pgoutput-protocol.md §6.5's
                 // prepared-before-two_phase_at case needs a prepared transaction open across the switch).
                 SimulationConfig.Change change = switches && faults.stream().noneMatch(f -> f.change() == SimulationConfig.Change.STAGE)
                         && random.nextBoolean() ? SimulationConfig.Change.STAGE

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Loss path 2 on real servers: {@code prepared.transaction.mode} switched from fail to stage on a slot that streamed
  * past a transaction prepared before the switch. PostgreSQL sends that transaction at its COMMIT PREPARED as
- * Begin Prepare, changes, Prepare with the original, older prepare LSN, then Commit Prepared (spec 6.5). Its changes
+ * Begin Prepare, changes, Prepare with the original, older prepare LSN, then Commit Prepared (docs/pgoutput-protocol.md §6.5). Its changes
  * are new data, not a replay of something already in Kafka, and must arrive as PREPARED before the COMMITTED outcome.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class GoldenFrames {
 
-    /** The spec's annotated dumps (PostgreSQL 15.18, 16.10, 17.6, 18.0). */
+    /** The annotated dumps of docs/pgoutput-protocol.md §7 (PostgreSQL 15.18, 16.10, 17.6, 18.0). */
     static final GoldenFrames SPEC = load("spec-section-7.hex");
     /** Every message kind of a proto_version 1 session, captured from PostgreSQL 15.18. */
     static final GoldenFrames PG15 = load("pg15-message-kinds.hex");

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A caller that stops reading for longer than wal_sender_timeout keeps its connection: the server's reply-requested
- * keepalives are answered by the session's keeper (spec 2.3, 9 item 9).
+ * keepalives are answered by the session's keeper (docs/pgoutput-protocol.md §2.3, 9 item 9).
  */
 class KeepaliveUnderBackPressureIT {
 

@@ -95,7 +95,7 @@ final class LiveStreams {
         return sb.toString();
     }
 
-    /** The end LSN of a Commit ({@code C}) frame: after the flags byte and commit_lsn (spec 3.1). */
+    /** The end LSN of a Commit ({@code C}) frame: after the flags byte and commit_lsn (docs/pgoutput-protocol.md §3.1). */
     static Lsn commitEndLsn(WalFrame commit) {
         if (commit.tag() != 'C') {
             throw new IllegalArgumentException("not a Commit: " + commit.tag());

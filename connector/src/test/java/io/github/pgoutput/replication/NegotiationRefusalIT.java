@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Features a server version lacks are refused before START_REPLICATION, naming the setting (spec 5.1). */
+/** Features a server version lacks are refused before START_REPLICATION, naming the setting (docs/pgoutput-protocol.md §5.1). */
 class NegotiationRefusalIT {
 
     @PostgresTest(maxVersion = 15)

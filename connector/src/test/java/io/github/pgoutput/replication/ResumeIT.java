@@ -20,7 +20,7 @@ import static io.github.pgoutput.replication.LiveStreams.tags;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Resuming from the caller's own stored end LSN (spec 2.4, 6.6, section 9 item 6): after a clean restart PostgreSQL
+ * Resuming from the caller's own stored end LSN (docs/pgoutput-protocol.md §2.4, 6.6, section 9 item 6): after a clean restart PostgreSQL
  * 15 and 16 forget a confirmed_flush advance, 17 and 18 keep it; either way nothing confirmed is delivered again.
  */
 class ResumeIT {

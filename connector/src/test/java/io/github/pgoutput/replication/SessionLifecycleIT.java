@@ -31,7 +31,7 @@ class SessionLifecycleIT {
         Lsn end = commitEndLsn(last(readUntil(session, count(1, "C"), WAIT), 'C'));
         session.declareDurable(end);
 
-        // The server answers CopyDone with CopyDone, one more CopyData keepalive, then CommandComplete (spec 2.5).
+        // The server answers CopyDone with CopyDone, one more CopyData keepalive, then CommandComplete (docs/pgoutput-protocol.md §2.5).
         assertThatCode(session::close).doesNotThrowAnyException();
         assertThatCode(session::close).as("idempotent").doesNotThrowAnyException();
 
@@ -61,7 +61,7 @@ class SessionLifecycleIT {
         try (ReplicationSession session = ReplicationSession.open(LiveStreams.settings(db, "dropped", "pub").build(), Lsn.INVALID)) {
             db.execute("DROP PUBLICATION pub", "INSERT INTO t VALUES (1)");
 
-            // 15-17 end the stream with an error; 18 only warns and would skip the change (spec 5.2).
+            // 15-17 end the stream with an error; 18 only warns and would skip the change (docs/pgoutput-protocol.md §5.2).
             assertThatThrownBy(() -> readUntil(session, frames -> false, WAIT))
                     .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_NAME))
                     .hasMessageContaining("\"pub\"");

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The spec's section 9 ("the surprising parts"), one test each where the session is concerned. Items covered in other
+ * docs/pgoutput-protocol.md §9 ("the surprising parts"), one test each where the session is concerned. Items covered in other
  * classes: 2 (session refusal) {@link PreflightChecksIT}, 3 and 5 {@link CaptureScenariosIT}, 6 {@link ResumeIT},
  * 9 {@link SessionLifecycleIT} and {@link KeepaliveUnderBackPressureIT}.
  */

@@ -19,7 +19,7 @@ import io.github.pgoutput.pgoutput.Lsn;
  *   <li>A delivery that was emitted completely (it ends at or before {@code position.lsn}) is skipped whole, unless it
  *       cannot be a replay: a delivery whose commit or prepare record starts before the stream's start LSN was not
  *       re-sent by the resume rule, so it is new. That is a transaction prepared before the slot decoded two-phase
- *       transactions: PostgreSQL sends it at COMMIT PREPARED with its original, older prepare LSNs (spec 6.5).
+ *       transactions: PostgreSQL sends it at COMMIT PREPARED with its original, older prepare LSNs (docs/pgoutput-protocol.md §6.5).
  *       A ROLLED_BACK outcome names its prepare's end LSN, not its own record's start, and is judged by its end.</li>
  *   <li>Everything else is emitted.</li>
  * </ul>

@@ -28,7 +28,7 @@ import io.github.pgoutput.pgoutput.Lsn;
  *       the 1-based position in it of the last record emitted (the same number as the record's {@code pg.tx_order}
  *       header). After a restart the delivery arrives again, and its records up to {@code tx_order} are skipped.
  *       {@code tx_lsn} may lie before {@code lsn}: a transaction prepared before the slot decoded two-phase
- *       transactions arrives, whole, at COMMIT PREPARED with its original, older prepare LSN (spec 6.5).</li>
+ *       transactions arrives, whole, at COMMIT PREPARED with its original, older prepare LSN (docs/pgoutput-protocol.md §6.5).</li>
  *   <li>{@code tx_end_lsn} (with {@code tx_lsn}; absent in offsets written before it existed): the delivery's end
  *       LSN. With {@code tx_lsn} it names the delivery uniquely: a ROLLED_BACK outcome's {@code lsn} is its prepare's
  *       end LSN, which another delivery may start at.</li>
@@ -91,7 +91,7 @@ public final class SourceOffsets {
                 throw new IllegalArgumentException("tx_order must be at least 1 inside a delivery, was " + txOrder);
             }
             // No order between txLsn and lsn: a transaction prepared before the slot's two_phase_at arrives at COMMIT
-            // PREPARED with its original prepare LSN, before deliveries completed earlier (spec 6.5).
+            // PREPARED with its original prepare LSN, before deliveries completed earlier (docs/pgoutput-protocol.md §6.5).
         }
 
         /** All records of the delivery ending at {@code endLsn} (and of every earlier one) have been emitted. */

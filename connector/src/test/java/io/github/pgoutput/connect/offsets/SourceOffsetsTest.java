@@ -162,7 +162,7 @@ class SourceOffsetsTest {
 
     /**
      * A transaction prepared before the slot decoded two-phase arrives at COMMIT PREPARED with its original prepare
-     * LSN (spec 6.5), so a position inside it lies before the last completed delivery's end: loss path 2, where this
+     * LSN (docs/pgoutput-protocol.md §6.5), so a position inside it lies before the last completed delivery's end: loss path 2, where this
      * offset used to fail the task for good.
      */
     @Test
