@@ -117,13 +117,14 @@ public final class InitialSnapshot implements AutoCloseable {
                     .filter(captured).toList(), captureOrder);
         }
         ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, slotCreationTimeout);
-        SnapshotReader reader;
+        SnapshotReader reader = null;
         try {
             reader = SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), tables, settings.user(),
                     snapshotSettings);
         } finally {
-            if (!temporary) {
-                // The export is imported (or failed): the slot stays, its walsender has nothing more to do.
+            if (!temporary || reader == null) {
+                // The export is imported (or failed): a permanent slot stays, its walsender has nothing more to do. A
+                // temporary slot of a snapshot that could not start goes with its connection: it was made for it.
                 exported.close();
             }
         }
