@@ -17,6 +17,7 @@ import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.PgColumnType;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;

@@ -103,7 +103,7 @@ final class SnapshotPhase implements AutoCloseable {
             slot = slotState(sql, settings.slotName(), offset);
         }
         try {
-            return SnapshotPlanner.decide(io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()), offset, slot,
+            return SnapshotPlanner.decide(config.snapshotMode(), offset, slot,
                     settings.slotName());
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.Optional;
 
 import io.github.pgoutput.connect.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.OldTuple;

@@ -3,23 +3,32 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
+
+import io.github.pgoutput.converters.BinaryHandlingMode;
+import io.github.pgoutput.converters.TemporalPrecisionMode;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.snapshot.SnapshotMode;
 
 class ConfigChoicesTest {
 
     @Test
     void parsesTheConfiguredTextIgnoringCaseAndSurroundingBlanks() {
-        assertThat(ConfigChoices.parse(SslMode.class, "database.sslmode", " Verify-Full ")).isEqualTo(SslMode.VERIFY_FULL);
-        assertThat(ConfigChoices.parse(SnapshotMode.class, "snapshot.mode", "INITIAL_ONLY"))
+        assertThat(ConfigChoices.SSL_MODE.parse("database.sslmode", " Verify-Full ")).isEqualTo(SslMode.VERIFY_FULL);
+        assertThat(ConfigChoices.SNAPSHOT_MODE.parse("snapshot.mode", "INITIAL_ONLY"))
                 .isEqualTo(SnapshotMode.INITIAL_ONLY);
-        assertThat(ConfigChoices.parse(ProtocolVersionSetting.class, "protocol.version", "3"))
+        assertThat(ConfigChoices.PROTOCOL_VERSION.parse("protocol.version", "3"))
                 .isEqualTo(ProtocolVersionSetting.V3);
     }
 
     @Test
     void rejectsUnknownTextNamingTheKeyAndTheAcceptedValues() {
-        assertThatThrownBy(() -> ConfigChoices.parse(StreamingMode.class, "streaming", "always"))
+        assertThatThrownBy(() -> ConfigChoices.STREAMING.parse("streaming", "always"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("streaming")
                 .hasMessageContaining("always")
@@ -28,11 +37,29 @@ class ConfigChoicesTest {
 
     @Test
     void writesEnumConstantsAsLowerCaseConfigValues() {
-        assertThat(ConfigChoices.values(PublicationAutocreateMode.class))
+        assertThat(ConfigChoices.PUBLICATION_AUTOCREATE_MODE.texts())
                 .containsExactly("disabled", "all_tables", "filtered");
-        assertThat(ConfigChoices.values(SslMode.class))
+        assertThat(ConfigChoices.SSL_MODE.texts())
                 .containsExactly("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
-        assertThat(ConfigChoices.validator(DecimalHandlingMode.class)).hasToString("precise, double, string");
+        assertThat(ConfigChoices.DECIMAL_HANDLING_MODE.validator()).hasToString("precise, double, string");
+    }
+
+    @Test
+    void autoStandsForNoChoiceAndEveryOtherTextForTheLayersConstant() {
+        assertThat(ConfigChoices.STREAMING.parse("streaming", "AUTO")).isEmpty();
+        assertThat(ConfigChoices.STREAMING.parse("streaming", "parallel")).contains(StreamingMode.PARALLEL);
+        assertThat(ConfigChoices.STREAMING.text(Optional.empty())).isEqualTo("auto");
+        assertThat(ConfigChoices.STREAMING.text(Optional.of(StreamingMode.OFF))).isEqualTo("off");
+    }
+
+    @Test
+    void spellsDebeziumsValuesOfTheConverterModes() {
+        assertThat(ConfigChoices.BINARY_HANDLING_MODE.texts())
+                .containsExactly("bytes", "base64", "base64-url-safe", "hex");
+        assertThat(ConfigChoices.BINARY_HANDLING_MODE.parse("binary.handling.mode", "base64-url-safe"))
+                .isEqualTo(BinaryHandlingMode.BASE64_URL_SAFE);
+        assertThat(ConfigChoices.TIME_PRECISION_MODE.texts()).containsExactlyElementsOf(Arrays.stream(
+                TemporalPrecisionMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList());
     }
 
     @Test
