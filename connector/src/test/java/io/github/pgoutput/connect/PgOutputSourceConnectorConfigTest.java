@@ -19,6 +19,7 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.converters.BinaryHandlingMode;
@@ -322,6 +323,24 @@ class PgOutputSourceConnectorConfigTest {
         assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(props))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(key);
+    }
+
+    /** Moved from ReplicationSettingsTest: the configuration is where these names are checked, once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
+    void refusesSlotNamesPgjdbcWouldPasteUnquoted(String name) {
+        assertThat(allErrors(CrossKeyRules.validate(with("slot.name", name)))).containsOnlyKeys("slot.name")
+                .extractingByKey("slot.name").asList().singleElement().asString()
+                .contains("lowercase letters, digits and underscores");
+    }
+
+    /** Moved from ReplicationSettingsTest: the configuration is where protocol versions are checked, once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"5", "-1"})
+    void refusesUnknownProtocolVersions(String version) {
+        assertThat(allErrors(CrossKeyRules.validate(with("protocol.version", version)))).containsOnlyKeys("protocol.version")
+                .extractingByKey("protocol.version").asList().singleElement().asString()
+                .contains("must be one of auto, 1, 2, 3, 4");
     }
 
     @ParameterizedTest(name = "{0}={1}")
