@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -254,6 +256,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "accepted, as by Debezium, and skips nothing (snapshot rows are always written). As Debezium, truncates are "
             + "skipped by default.";
     private static final String SKIPPED_OPERATIONS_DEFAULT = "t";
+    /** The {@code skipped.operations} value that skips nothing; it stands alone. */
+    static final String SKIPPED_OPERATIONS_NONE = "none";
     private static final String SKIPPED_OPERATIONS_DISPLAY = "Skipped operations";
 
     public static final String EXTENDED_HEADERS_ENABLED_CONFIG = "extended.headers.enabled";
@@ -670,14 +674,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     }
 
     /** {@code skipped.operations}: the ops (c, u, d, t, r) to skip; empty for {@code none}. */
-    public java.util.Set<String> skippedOperations() {
-        java.util.Set<String> ops = new java.util.HashSet<>();
-        for (String op : getList(SKIPPED_OPERATIONS_CONFIG)) {
-            if (!op.trim().equals("none")) {
-                ops.add(op.trim());
-            }
-        }
-        return java.util.Set.copyOf(ops);
+    public Set<String> skippedOperations() {
+        return getList(SKIPPED_OPERATIONS_CONFIG).stream().map(String::trim)
+                .filter(op -> !op.equals(SKIPPED_OPERATIONS_NONE)).collect(Collectors.toUnmodifiableSet());
     }
 
     public boolean extendedHeadersEnabled() {

@@ -166,12 +166,13 @@ public class PgOutputSourceTask extends SourceTask {
         try {
             Map<String, Object> stored = storedOffset();
             SnapshotPlan plan = pipeline.plan(stored);
-            log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
-                    config.databaseDbname(), stored == null ? "none" : stored, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(),
+            log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
+                    config.databaseDbname(), stored == null ? "none" : stored, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
+                    ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(),
                     plan.reason(), config.topicPrefix());
             phase = new Decided(plan, positionOf(stored), stored != null);
         } catch (SQLException | RuntimeException e) {
-            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
+            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + " "
                     + ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()) + ") for slot '" + config.slotName() + "'", e);
             if (classified instanceof RetriableException) {
                 // Connect fails a task whose start() throws, retriable or not, and it stays FAILED until restarted by
