@@ -29,9 +29,8 @@ import io.github.pgoutput.snapshot.SnapshotMode;
 
 /**
  * The configuration rules that involve more than one key, and the validation that runs them after the single-key
- * rules. Each rule looks only at keys present in {@code parsed}
- * (the values that passed their single-key validators, as the ConfigDef parsed them), so a bad single value is
- * reported once, by its own validator, and not again here.
+ * rules. Each rule looks only at keys present in {@code parsed} (the values that passed their single-key validators,
+ * as the ConfigDef parsed them), so a bad single value is reported once, by its own validator, and not again here.
  */
 final class CrossKeyRules {
 
@@ -88,7 +87,7 @@ final class CrossKeyRules {
      * @param tasksMax Connect's {@code tasks.max} as given (String, Integer or null), checked because this connector
      *                 runs exactly one task
      */
-    static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
+    private static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
         List<ConfigProblem> problems = new ArrayList<>();
         checkTasksMax(tasksMax, problems);
         checkProtocolFeatures(parsed, problems);
