@@ -1,7 +1,6 @@
 package io.github.pgoutput.connect;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +38,7 @@ public final class ConfigChoice<T> {
         return of(type, ConfigChoice::lowerCaseName);
     }
 
-    /** Every constant of {@code type}, written as {@code text} gives it (for spellings other than the lower-case name). */
+    /** Every constant of {@code type}, written as {@code text} gives it (for spellings other than the lowercase name). */
     public static <E extends Enum<E>> ConfigChoice<E> of(Class<E> type, Function<E, String> text) {
         Map<String, E> values = new LinkedHashMap<>();
         for (E constant : type.getEnumConstants()) {
@@ -52,7 +51,9 @@ public final class ConfigChoice<T> {
     public static <E extends Enum<E>> ConfigChoice<Optional<E>> autoOrLowerCase(Class<E> type) {
         Map<String, Optional<E>> values = new LinkedHashMap<>();
         values.put(AUTO, Optional.empty());
-        Arrays.stream(type.getEnumConstants()).forEach(constant -> values.put(lowerCaseName(constant), Optional.of(constant)));
+        for (E constant : type.getEnumConstants()) {
+            values.put(lowerCaseName(constant), Optional.of(constant));
+        }
         return new ConfigChoice<>(values);
     }
 

@@ -126,14 +126,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "disabled (fail with a message that shows the CREATE PUBLICATION to run), all_tables (create it FOR ALL "
             + "TABLES, which needs superuser), filtered (create it for the tables that table.include.list and "
             + "table.exclude.list select at start-up). An existing publication is never altered.";
-    private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT = ConfigChoices.PUBLICATION_AUTOCREATE_MODE.text(PublicationMode.DISABLED);
+    private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT =
+            ConfigChoices.PUBLICATION_AUTOCREATE_MODE.text(PublicationMode.DISABLED);
     private static final String PUBLICATION_AUTOCREATE_MODE_DISPLAY = "Publication auto-creation";
 
     public static final String PROTOCOL_VERSION_CONFIG = "protocol.version";
     private static final String PROTOCOL_VERSION_DOC = "pgoutput protocol version to request: auto (the highest the "
             + "server supports: 2 on PostgreSQL 14, 3 on 15, 4 on 16 and later) or 1-4. Version 2 adds streaming of "
             + "in-progress transactions, 3 two-phase transactions, 4 parallel streaming.";
-    private static final String PROTOCOL_VERSION_DEFAULT = ConfigChoices.PROTOCOL_VERSION.text(ProtocolVersionSetting.AUTO);
+    private static final String PROTOCOL_VERSION_DEFAULT =
+            ConfigChoices.PROTOCOL_VERSION.text(ProtocolVersionSetting.AUTO);
     private static final String PROTOCOL_VERSION_DISPLAY = "pgoutput protocol version";
 
     public static final String STREAMING_CONFIG = "streaming";
@@ -153,7 +155,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "created with two_phase and PostgreSQL sends prepare messages anyway, the task stops with an error "
             + "instead of guessing. stage: decode at PREPARE (needs protocol 3 or later, and turns two_phase on for "
             + "the slot for good) and deliver the transaction as PREPARED, then COMMITTED (two-phase) or ROLLED_BACK.";
-    private static final String PREPARED_TRANSACTION_MODE_DEFAULT = ConfigChoices.PREPARED_TRANSACTION_MODE.text(PreparedTransactionMode.FAIL);
+    private static final String PREPARED_TRANSACTION_MODE_DEFAULT =
+            ConfigChoices.PREPARED_TRANSACTION_MODE.text(PreparedTransactionMode.FAIL);
     private static final String PREPARED_TRANSACTION_MODE_DISPLAY = "Prepared transactions";
 
     public static final String MESSAGES_ENABLED_CONFIG = "messages.enabled";
@@ -289,7 +292,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String DECIMAL_HANDLING_MODE_DOC = "How numeric/decimal and money columns are represented: "
             + "precise (Connect Decimal, exact; NaN and Infinity fail the task), double (may lose precision), string "
             + "(exact text; NaN and Infinity as NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY).";
-    private static final String DECIMAL_HANDLING_MODE_DEFAULT = ConfigChoices.DECIMAL_HANDLING_MODE.text(DecimalHandlingMode.PRECISE);
+    private static final String DECIMAL_HANDLING_MODE_DEFAULT =
+            ConfigChoices.DECIMAL_HANDLING_MODE.text(DecimalHandlingMode.PRECISE);
     private static final String DECIMAL_HANDLING_MODE_DISPLAY = "Decimal handling";
 
     public static final String TIME_PRECISION_MODE_CONFIG = "time.precision.mode";
@@ -299,26 +303,30 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "microseconds whatever the precision), nanoseconds, isostring (ISO 8601 strings in UTC), connect (Kafka "
             + "Connect's Date/Time/Timestamp, ms). "
             + "timestamptz and timetz are ISO strings in UTC in every mode.";
-    private static final String TIME_PRECISION_MODE_DEFAULT = ConfigChoices.TIME_PRECISION_MODE.text(TemporalPrecisionMode.ADAPTIVE);
+    private static final String TIME_PRECISION_MODE_DEFAULT =
+            ConfigChoices.TIME_PRECISION_MODE.text(TemporalPrecisionMode.ADAPTIVE);
     private static final String TIME_PRECISION_MODE_DISPLAY = "Time precision";
 
     public static final String INTERVAL_HANDLING_MODE_CONFIG = "interval.handling.mode";
     private static final String INTERVAL_HANDLING_MODE_DOC = "How interval columns are represented: numeric (int64 "
             + "microseconds, io.debezium.time.MicroDuration, a month counted as 30.4375 days) or string (ISO 8601 "
             + "PnYnMnDTnHnMnS, io.debezium.time.Interval, exact).";
-    private static final String INTERVAL_HANDLING_MODE_DEFAULT = ConfigChoices.INTERVAL_HANDLING_MODE.text(IntervalHandlingMode.NUMERIC);
+    private static final String INTERVAL_HANDLING_MODE_DEFAULT =
+            ConfigChoices.INTERVAL_HANDLING_MODE.text(IntervalHandlingMode.NUMERIC);
     private static final String INTERVAL_HANDLING_MODE_DISPLAY = "Interval handling";
 
     public static final String HSTORE_HANDLING_MODE_CONFIG = "hstore.handling.mode";
     private static final String HSTORE_HANDLING_MODE_DOC = "How hstore columns are represented: json (a JSON object "
             + "string, io.debezium.data.Json) or map (a Connect map of string to optional string).";
-    private static final String HSTORE_HANDLING_MODE_DEFAULT = ConfigChoices.HSTORE_HANDLING_MODE.text(HStoreHandlingMode.JSON);
+    private static final String HSTORE_HANDLING_MODE_DEFAULT =
+            ConfigChoices.HSTORE_HANDLING_MODE.text(HStoreHandlingMode.JSON);
     private static final String HSTORE_HANDLING_MODE_DISPLAY = "hstore handling";
 
     public static final String BINARY_HANDLING_MODE_CONFIG = "binary.handling.mode";
     private static final String BINARY_HANDLING_MODE_DOC = "How bytea columns are represented: bytes, base64, "
             + "base64-url-safe or hex (the last three as strings).";
-    private static final String BINARY_HANDLING_MODE_DEFAULT = ConfigChoices.BINARY_HANDLING_MODE.text(BinaryHandlingMode.BYTES);
+    private static final String BINARY_HANDLING_MODE_DEFAULT =
+            ConfigChoices.BINARY_HANDLING_MODE.text(BinaryHandlingMode.BYTES);
     private static final String BINARY_HANDLING_MODE_DISPLAY = "Binary handling";
 
     public static final String MONEY_FRACTION_DIGITS_CONFIG = "money.fraction.digits";
