@@ -3,12 +3,20 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.TemporalPrecisionMode;
@@ -60,6 +68,27 @@ class ConfigChoicesTest {
                 .isEqualTo(BinaryHandlingMode.BASE64_URL_SAFE);
         assertThat(ConfigChoices.TIME_PRECISION_MODE.texts()).containsExactlyElementsOf(Arrays.stream(
                 TemporalPrecisionMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList());
+    }
+
+    /** Every declared choice: texts distinct ignoring case, and each parses to the value it is the text of. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("declaredChoices")
+    void everyTextParsesBackToItselfAndNoTwoDifferOnlyInCase(String name, ConfigChoice<Object> choice) {
+        assertThat(choice.texts()).extracting(t -> t.toLowerCase(Locale.ROOT)).doesNotHaveDuplicates();
+        for (String text : choice.texts()) {
+            assertThat(choice.text(choice.parse(name, text.toUpperCase(Locale.ROOT)))).isEqualTo(text);
+        }
+    }
+
+    static Stream<Arguments> declaredChoices() throws IllegalAccessException {
+        List<Arguments> choices = new ArrayList<>();
+        for (Field field : ConfigChoices.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigChoice.class) {
+                choices.add(Arguments.of(field.getName(), field.get(null)));
+            }
+        }
+        assertThat(choices).hasSize(11);
+        return choices.stream();
     }
 
     @Test
