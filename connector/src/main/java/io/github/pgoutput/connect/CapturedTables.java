@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.Setting;
@@ -29,7 +30,7 @@ final class CapturedTables {
      * @throws SQLException when the catalog cannot be read (filtered mode only)
      */
     static ReplicationSettings replicationSettings(PgOutputSourceConnectorConfig config) throws SQLException {
-        if (config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
+        if (config.publicationAutocreateMode() != PublicationMode.FILTERED) {
             return ConnectorSettings.replication(config, List.of());
         }
         List<TableName> all = UserTables.list(ConnectorSettings.connection(config));
@@ -66,7 +67,7 @@ final class CapturedTables {
         String key = !schemas.isEmpty() && !schemaMatches || config.tableIncludeList().isEmpty()
                 ? PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG
                 : PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
-        String fix = config.publicationAutocreateMode() == PublicationAutocreateMode.FILTERED
+        String fix = config.publicationAutocreateMode() == PublicationMode.FILTERED
                 ? "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables"
                 : "; correct the list, or create the tables before deploying the connector";
         return new ConfigProblem(key, noTableSelected(config, all) + fix);

@@ -1,56 +1,69 @@
 package io.github.pgoutput.connect;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
+import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.converters.BinaryHandlingMode;
+import io.github.pgoutput.converters.DecimalHandlingMode;
+import io.github.pgoutput.converters.HStoreHandlingMode;
+import io.github.pgoutput.converters.IntervalHandlingMode;
+import io.github.pgoutput.converters.TemporalPrecisionMode;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.snapshot.SnapshotMode;
 
 /**
- * The one helper that turns the text of an enum-valued key into its {@link ConfigChoice} constant, and the
- * {@link ConfigDef.Validator} built on it. Matching ignores case and surrounding blanks, so {@code Prefer} and
- * {@code prefer } both mean {@link SslMode#PREFER}; the error lists the accepted values.
+ * The accepted values of every enum-valued key of {@link PgOutputSourceConnectorConfig}, each mapped onto the enum of
+ * the layer that uses it. This is the one place where a value as users write it meets the constant it means; most are
+ * the constant's name in lower case, the exceptions are spelled out here.
  */
 public final class ConfigChoices {
 
-    private ConfigChoices() {
-    }
+    /** {@code database.sslmode}: pgjdbc's {@code sslmode} values, passed through unchanged. */
+    public static final ConfigChoice<SslMode> SSL_MODE = ConfigChoice.of(SslMode.class, SslMode::configValue);
+
+    /** {@code publication.autocreate.mode}: disabled, all_tables, filtered. */
+    public static final ConfigChoice<PublicationMode> PUBLICATION_AUTOCREATE_MODE =
+            ConfigChoice.lowerCase(PublicationMode.class);
+
+    /** {@code protocol.version}: auto, 1, 2, 3, 4. */
+    public static final ConfigChoice<ProtocolVersionSetting> PROTOCOL_VERSION =
+            ConfigChoice.of(ProtocolVersionSetting.class, ProtocolVersionSetting::configValue);
 
     /**
-     * @throws ConfigException naming {@code key}, the value seen and the values accepted
+     * {@code streaming}: auto (empty; {@link ConnectorSettings} resolves it against the protocol version), off, on,
+     * parallel.
      */
-    public static <E extends Enum<E> & ConfigChoice> E parse(Class<E> type, String key, Object value) {
-        String text = value == null ? "" : value.toString().trim();
-        for (E constant : type.getEnumConstants()) {
-            if (constant.configValue().equalsIgnoreCase(text)) {
-                return constant;
-            }
-        }
-        throw new ConfigException(key, value, "must be one of " + String.join(", ", values(type)));
-    }
+    public static final ConfigChoice<Optional<StreamingMode>> STREAMING = ConfigChoice.autoOrLowerCase(StreamingMode.class);
 
-    /** The accepted texts in declaration order. */
-    public static <E extends Enum<E> & ConfigChoice> List<String> values(Class<E> type) {
-        return Arrays.stream(type.getEnumConstants()).map(ConfigChoice::configValue).toList();
-    }
+    /** {@code prepared.transaction.mode}: fail, stage. */
+    public static final ConfigChoice<PreparedTransactionMode> PREPARED_TRANSACTION_MODE =
+            ConfigChoice.lowerCase(PreparedTransactionMode.class);
 
-    /** A validator accepting exactly what {@link #parse} accepts; it shows the accepted values in generated docs. */
-    public static <E extends Enum<E> & ConfigChoice> ConfigDef.Validator validator(Class<E> type) {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                parse(type, name, value);
-            }
+    /** {@code decimal.handling.mode}: precise, double, string. */
+    public static final ConfigChoice<DecimalHandlingMode> DECIMAL_HANDLING_MODE =
+            ConfigChoice.lowerCase(DecimalHandlingMode.class);
 
-            @Override
-            public String toString() {
-                return String.join(", ", values(type));
-            }
-        };
-    }
+    /** {@code time.precision.mode}: Debezium's values, the lower-case names of the converters' constants. */
+    public static final ConfigChoice<TemporalPrecisionMode> TIME_PRECISION_MODE =
+            ConfigChoice.lowerCase(TemporalPrecisionMode.class);
 
-    static String lowerCase(Enum<?> constant) {
-        return constant.name().toLowerCase(Locale.ROOT);
+    /** {@code interval.handling.mode}: numeric, string. */
+    public static final ConfigChoice<IntervalHandlingMode> INTERVAL_HANDLING_MODE =
+            ConfigChoice.lowerCase(IntervalHandlingMode.class);
+
+    /** {@code hstore.handling.mode}: json, map. */
+    public static final ConfigChoice<HStoreHandlingMode> HSTORE_HANDLING_MODE =
+            ConfigChoice.lowerCase(HStoreHandlingMode.class);
+
+    /** {@code binary.handling.mode}: bytes, base64, base64-url-safe (Debezium's spelling, with hyphens), hex. */
+    public static final ConfigChoice<BinaryHandlingMode> BINARY_HANDLING_MODE = ConfigChoice.of(BinaryHandlingMode.class,
+            mode -> mode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+
+    /** {@code snapshot.mode}: initial, no_data, initial_only, when_needed. */
+    public static final ConfigChoice<SnapshotMode> SNAPSHOT_MODE = ConfigChoice.lowerCase(SnapshotMode.class);
+
+    private ConfigChoices() {
     }
 }

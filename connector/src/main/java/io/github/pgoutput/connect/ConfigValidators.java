@@ -9,10 +9,12 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
+import io.github.pgoutput.spill.SpillSettings;
+
 /**
  * The single-key validators of {@link PgOutputSourceConnectorConfig} that Kafka's ConfigDef does not provide. Each
  * throws a {@link ConfigException} naming the key and the value, and prints its rule for the generated
- * documentation. (Enum-valued keys use {@link ConfigChoices#validator}.) A validator lets a null value pass: for a
+ * documentation. (Enum-valued keys use {@link ConfigChoice#validator}.) A validator lets a null value pass: for a
  * required key without default ConfigDef has already reported it missing, and a second message would repeat it.
  */
 final class ConfigValidators {
@@ -80,7 +82,7 @@ final class ConfigValidators {
             List<?> items = (List<?>) value;
             for (Object item : items) {
                 String op = item.toString().trim();
-                if (op.equals("none") ? items.size() > 1 : !List.of("c", "u", "d", "t", "r").contains(op)) {
+                if (op.equals(PgOutputSourceConnectorConfig.SKIPPED_OPERATIONS_NONE) ? items.size() > 1 : !List.of("c", "u", "d", "t", "r").contains(op)) {
                     throw new ConfigException(name, value, "'" + op + "' is not an operation to skip; use a comma-separated"
                             + " list of c (inserts), u (updates), d (deletes), t (truncates), or none alone");
                 }
@@ -101,7 +103,7 @@ final class ConfigValidators {
     static ConfigDef.Validator spillBackendValidator() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             String text = value == null ? "" : value.toString();
-            if (!text.equals(PgOutputSourceConnectorConfig.SPILL_BACKEND_DISK) && !text.equals(PgOutputSourceConnectorConfig.SPILL_BACKEND_DATABASE)
+            if (!text.equals(SpillSettings.DISK_BACKEND) && !text.equals(SpillSettings.DATABASE_BACKEND)
                     && !JAVA_CLASS_NAME.matcher(text).matches()) {
                 throw new ConfigException(name, value, "must be disk, database or a fully qualified class name");
             }

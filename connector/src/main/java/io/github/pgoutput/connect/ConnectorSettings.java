@@ -1,12 +1,15 @@
 package io.github.pgoutput.connect;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.converters.ConverterOptions;
+import io.github.pgoutput.pgoutput.StreamingMode;
 import io.github.pgoutput.replication.OriginFilter;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -63,12 +66,7 @@ public final class ConnectorSettings {
      *                       exclude lists, at least one); ignored in the other modes
      */
     public static ReplicationSettings replication(PgOutputSourceConnectorConfig config, List<TableName> filteredTables) {
-        PublicationMode mode = switch (config.publicationAutocreateMode()) {
-            case DISABLED -> PublicationMode.DISABLED;
-            case ALL_TABLES -> PublicationMode.ALL_TABLES;
-            case FILTERED -> PublicationMode.FILTERED;
-        };
-        return settings(config, mode, filteredTables);
+        return settings(config, config.publicationAutocreateMode(), filteredTables);
     }
 
     /**
@@ -81,13 +79,8 @@ public final class ConnectorSettings {
 
     private static ReplicationSettings settings(PgOutputSourceConnectorConfig config, PublicationMode mode, List<TableName> filteredTables) {
         int protocol = config.protocolVersion().fixedVersion().orElse(ReplicationSettings.AUTO_PROTOCOL_VERSION);
-        io.github.pgoutput.pgoutput.StreamingMode streaming = switch (config.streaming()) {
-            // Every supported server speaks protocol 2, so auto means on unless protocol 1 was fixed.
-            case AUTO -> protocol == 1 ? io.github.pgoutput.pgoutput.StreamingMode.OFF : io.github.pgoutput.pgoutput.StreamingMode.ON;
-            case OFF -> io.github.pgoutput.pgoutput.StreamingMode.OFF;
-            case ON -> io.github.pgoutput.pgoutput.StreamingMode.ON;
-            case PARALLEL -> io.github.pgoutput.pgoutput.StreamingMode.PARALLEL;
-        };
+        // Every supported server speaks protocol 2, so auto means on unless protocol 1 was fixed.
+        StreamingMode streaming = config.streaming().orElse(protocol == 1 ? StreamingMode.OFF : StreamingMode.ON);
         ReplicationSettings.Builder builder = ReplicationSettings.builder(config.databaseHostname(), config.databasePort(),
                         config.databaseDbname(), config.databaseUser(), config.slotName(), config.publicationName())
                 .publication(mode, mode == PublicationMode.FILTERED ? filteredTables : List.of())
@@ -139,22 +132,15 @@ public final class ConnectorSettings {
         long perTransaction = config.spillMaxTransactionBytes() == 0 ? SpillSettings.UNLIMITED : config.spillMaxTransactionBytes();
         long total = config.spillMaxTotalBytes() == 0 ? SpillSettings.UNLIMITED : config.spillMaxTotalBytes();
         int buffer = (int) Math.min(Integer.MAX_VALUE, config.spillMemoryBufferBytes());
-        return new SpillSettings(config.spillBackend(), config.spillDirectory(), buffer, perTransaction, total,
+        Path directory = config.spillDirectory().orElseGet(() -> SpillSettings.defaultDirectory(config.slotName()));
+        return new SpillSettings(config.spillBackend(), directory, buffer, perTransaction, total,
                 config.spillDatabaseSchema());
     }
 
     public static ConverterOptions converters(PgOutputSourceConnectorConfig config) {
-        io.github.pgoutput.converters.DecimalHandlingMode decimals = switch (config.decimalHandlingMode()) {
-            case PRECISE -> io.github.pgoutput.converters.DecimalHandlingMode.PRECISE;
-            case DOUBLE -> io.github.pgoutput.converters.DecimalHandlingMode.DOUBLE;
-            case STRING -> io.github.pgoutput.converters.DecimalHandlingMode.STRING;
-        };
-        // The connect enums name their constants as the converters' enums do.
-        return new ConverterOptions(decimals, config.unavailableValuePlaceholder(), config.moneyFractionDigits(),
-                io.github.pgoutput.converters.TemporalPrecisionMode.valueOf(config.timePrecisionMode().name()),
-                io.github.pgoutput.converters.IntervalHandlingMode.valueOf(config.intervalHandlingMode().name()),
-                io.github.pgoutput.converters.BinaryHandlingMode.valueOf(config.binaryHandlingMode().name()),
-                io.github.pgoutput.converters.HStoreHandlingMode.valueOf(config.hstoreHandlingMode().name()));
+        return new ConverterOptions(config.decimalHandlingMode(), config.unavailableValuePlaceholder(),
+                config.moneyFractionDigits(), config.timePrecisionMode(), config.intervalHandlingMode(),
+                config.binaryHandlingMode(), config.hstoreHandlingMode());
     }
 
     /**

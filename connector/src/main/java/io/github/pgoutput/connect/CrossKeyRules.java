@@ -15,13 +15,22 @@ import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.TABLE_INC
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+
+import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.snapshot.SnapshotMode;
+
 /**
- * The configuration rules that involve more than one key. Each rule looks only at keys present in {@code parsed}
- * (the values that passed their single-key validators, as the ConfigDef parsed them), so a bad single value is
- * reported once, by its own validator, and not again here.
+ * The configuration rules that involve more than one key, and the validation that runs them after the single-key
+ * rules. Each rule looks only at keys present in {@code parsed} (the values that passed their single-key validators,
+ * as the ConfigDef parsed them), so a bad single value is reported once, by its own validator, and not again here.
  */
 final class CrossKeyRules {
 
@@ -29,11 +38,56 @@ final class CrossKeyRules {
     }
 
     /**
+     * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
+     * from the ConfigDef, then the Debezium keys this connector refuses ({@link UnsupportedDebeziumKeys}) and the
+     * cross-key rules, each error attached to the key the user has to change. A cross-key rule runs only when its keys
+     * passed their single-key checks.
+     */
+    static Config validate(Map<String, String> props) {
+        Map<String, ConfigValue> byKey = new LinkedHashMap<>();
+        for (ConfigValue value : PgOutputSourceConnectorConfig.CONFIG_DEF.validate(props)) {
+            byKey.put(value.name(), value);
+        }
+        Map<String, Object> parsed = new LinkedHashMap<>();
+        byKey.forEach((key, value) -> {
+            if (value.errorMessages().isEmpty()) {
+                parsed.put(key, value.value());
+            }
+        });
+        for (ConfigProblem problem : allProblems(parsed, props)) {
+            byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
+        }
+        return new Config(new ArrayList<>(byKey.values()));
+    }
+
+    /**
+     * Enforces the same rules as {@link #validate} on a configuration the ConfigDef has parsed.
+     *
+     * @param parsed    the parsed values of every key
+     * @param originals the configuration as given
+     * @throws ConfigException for the first problem, naming its key
+     */
+    static void requireNone(Map<String, ?> parsed, Map<String, ?> originals) {
+        List<ConfigProblem> problems = allProblems(parsed, originals);
+        if (!problems.isEmpty()) {
+            ConfigProblem first = problems.get(0);
+            throw new ConfigException(first.key() + ": " + first.message());
+        }
+    }
+
+    /** The refused Debezium keys among {@code given}, then the problems of {@link #problems(Map, Object)}. */
+    private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
+        List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
+        problems.addAll(problems(parsed, given.get(TASKS_MAX_CONFIG)));
+        return problems;
+    }
+
+    /**
      * @param parsed   key to parsed value, for the keys that passed single-key validation
      * @param tasksMax Connect's {@code tasks.max} as given (String, Integer or null), checked because this connector
      *                 runs exactly one task
      */
-    static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
+    private static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
         List<ConfigProblem> problems = new ArrayList<>();
         checkTasksMax(tasksMax, problems);
         checkProtocolFeatures(parsed, problems);
@@ -55,14 +109,14 @@ final class CrossKeyRules {
                     + PgOutputSourceConnectorConfig.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
         }
         if (parsed.get(SNAPSHOT_MODE_CONFIG) instanceof String mode
-                && ConfigChoices.parse(SnapshotMode.class, SNAPSHOT_MODE_CONFIG, mode) == SnapshotMode.NO_DATA
+                && ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, mode) == SnapshotMode.NO_DATA
                 && !list(parsed, SNAPSHOT_INCLUDE_LIST_CONFIG).isEmpty()) {
             problems.add(new ConfigProblem(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_LIST_CONFIG
                     + " is set but " + SNAPSHOT_MODE_CONFIG + " is no_data, which never snapshots; clear "
                     + SNAPSHOT_INCLUDE_LIST_CONFIG + " or choose a snapshot mode that snapshots"));
         }
         if (parsed.get(PREPARED_TRANSACTION_MODE_CONFIG) instanceof String modeText
-                && ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG, modeText)
+                && ConfigChoices.PREPARED_TRANSACTION_MODE.parse(PREPARED_TRANSACTION_MODE_CONFIG, modeText)
                         == PreparedTransactionMode.STAGE
                 && Boolean.FALSE.equals(parsed.get(PROVIDE_TRANSACTION_METADATA_CONFIG))) {
             // The outcome of a staged transaction (COMMIT PREPARED, ROLLBACK PREPARED) is a record on the transaction
@@ -111,10 +165,9 @@ final class CrossKeyRules {
         if (!(parsed.get(PROTOCOL_VERSION_CONFIG) instanceof String protocolText)) {
             return;
         }
-        ProtocolVersionSetting protocol =
-                ConfigChoices.parse(ProtocolVersionSetting.class, PROTOCOL_VERSION_CONFIG, protocolText);
+        ProtocolVersionSetting protocol = ConfigChoices.PROTOCOL_VERSION.parse(PROTOCOL_VERSION_CONFIG, protocolText);
         if (parsed.get(STREAMING_CONFIG) instanceof String streamingText) {
-            StreamingMode streaming = ConfigChoices.parse(StreamingMode.class, STREAMING_CONFIG, streamingText);
+            StreamingMode streaming = ConfigChoices.STREAMING.parse(STREAMING_CONFIG, streamingText).orElse(null);
             if (streaming == StreamingMode.ON && !protocol.allowsAtLeast(2)) {
                 problems.add(protocolTooLow(STREAMING_CONFIG, "on", 2, protocol, "off"));
             }
@@ -123,7 +176,7 @@ final class CrossKeyRules {
             }
         }
         if (parsed.get(PREPARED_TRANSACTION_MODE_CONFIG) instanceof String modeText
-                && ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG, modeText)
+                && ConfigChoices.PREPARED_TRANSACTION_MODE.parse(PREPARED_TRANSACTION_MODE_CONFIG, modeText)
                         == PreparedTransactionMode.STAGE
                 && !protocol.allowsAtLeast(3)) {
             problems.add(protocolTooLow(PREPARED_TRANSACTION_MODE_CONFIG, "stage", 3, protocol, "fail"));

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.snapshot.SnapshotMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -59,7 +60,7 @@ public class PgOutputSourceConnector extends SourceConnector {
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        Config config = PgOutputSourceConnectorConfig.validate(connectorConfigs);
+        Config config = CrossKeyRules.validate(connectorConfigs);
         boolean staticChecksPassed = config.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
         if (liveChecks != null && staticChecksPassed) {
             Map<String, ConfigValue> byKey = new HashMap<>();
@@ -104,9 +105,9 @@ public class PgOutputSourceConnector extends SourceConnector {
         }
         String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
         config.configValues().stream().filter(v -> v.name().equals(key)).findFirst().orElseThrow()
-                .addErrorMessage(EXACTLY_ONCE_SUPPORT_CONFIG + "=required, but " + key + "=" + mode.configValue()
+                .addErrorMessage(EXACTLY_ONCE_SUPPORT_CONFIG + "=required, but " + key + "=" + ConfigChoices.SNAPSHOT_MODE.text(mode)
                         + " takes a snapshot, and a snapshot interrupted by a restart is taken again from the start, so"
-                        + " its rows can reach Kafka twice; set " + key + "=" + SnapshotMode.NO_DATA.configValue()
+                        + " its rows can reach Kafka twice; set " + key + "=" + ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.NO_DATA)
                         + ", or " + EXACTLY_ONCE_SUPPORT_CONFIG + "=requested (streamed changes are still written exactly once)");
     }
 
@@ -116,7 +117,7 @@ public class PgOutputSourceConnector extends SourceConnector {
         Object value = connectorConfig.containsKey(key) ? connectorConfig.get(key)
                 : PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(key).defaultValue;
         try {
-            return ConfigChoices.parse(SnapshotMode.class, key, value);
+            return ConfigChoices.SNAPSHOT_MODE.parse(key, value);
         } catch (ConfigException e) {
             return null;
         }

@@ -3,27 +3,38 @@ package io.github.pgoutput.connect;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.config.types.Password;
+
+import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.converters.BinaryHandlingMode;
+import io.github.pgoutput.converters.DecimalHandlingMode;
+import io.github.pgoutput.converters.HStoreHandlingMode;
+import io.github.pgoutput.converters.IntervalHandlingMode;
+import io.github.pgoutput.converters.TemporalPrecisionMode;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.snapshot.SnapshotMode;
+import io.github.pgoutput.spill.SpillSettings;
 
 /**
  * The connector's whole configuration: every key is declared here once, with its documentation, default, group,
- * order and single-key validator, and read through the typed accessors below. Rules that involve more than one key
- * live in {@link #validate(Map)} (used by the connector's {@code validate()}) and are enforced again by the
- * constructor, so a task can never start on a contradictory configuration.
+ * order and single-key validator, and read through the typed accessors below. The accepted values of enum-valued
+ * keys are {@link ConfigChoices}; rules that involve more than one key are {@link CrossKeyRules}, which the connector's
+ * {@code validate()} reports key by key and the constructor enforces, so a task can never start on a contradictory
+ * configuration. Mapping the values onto the settings of the layers below is {@link ConnectorSettings}'s job.
  *
  * <p>{@code database.password} is {@link Type#PASSWORD}: Kafka prints it as {@code [hidden]} everywhere, and
  * {@link #databasePassword()} returns a {@link Password} so that it cannot be logged by accident.
@@ -75,7 +86,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String DATABASE_SSLMODE_DOC = "TLS mode of the connection, with pgjdbc's meaning: disable, "
             + "allow, prefer (TLS if the server offers it), require (TLS, certificate not checked), verify-ca "
             + "(certificate signed by database.sslrootcert), verify-full (verify-ca plus host name check).";
-    private static final String DATABASE_SSLMODE_DEFAULT = SslMode.PREFER.configValue();
+    private static final String DATABASE_SSLMODE_DEFAULT = ConfigChoices.SSL_MODE.text(SslMode.PREFER);
     private static final String DATABASE_SSLMODE_DISPLAY = "TLS mode";
 
     public static final String DATABASE_SSLROOTCERT_CONFIG = "database.sslrootcert";
@@ -117,14 +128,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "disabled (fail with a message that shows the CREATE PUBLICATION to run), all_tables (create it FOR ALL "
             + "TABLES, which needs superuser), filtered (create it for the tables that table.include.list and "
             + "table.exclude.list select at start-up). An existing publication is never altered.";
-    private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT = PublicationAutocreateMode.DISABLED.configValue();
+    private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT =
+            ConfigChoices.PUBLICATION_AUTOCREATE_MODE.text(PublicationMode.DISABLED);
     private static final String PUBLICATION_AUTOCREATE_MODE_DISPLAY = "Publication auto-creation";
 
     public static final String PROTOCOL_VERSION_CONFIG = "protocol.version";
     private static final String PROTOCOL_VERSION_DOC = "pgoutput protocol version to request: auto (the highest the "
             + "server supports: 2 on PostgreSQL 14, 3 on 15, 4 on 16 and later) or 1-4. Version 2 adds streaming of "
             + "in-progress transactions, 3 two-phase transactions, 4 parallel streaming.";
-    private static final String PROTOCOL_VERSION_DEFAULT = ProtocolVersionSetting.AUTO.configValue();
+    private static final String PROTOCOL_VERSION_DEFAULT =
+            ConfigChoices.PROTOCOL_VERSION.text(ProtocolVersionSetting.AUTO);
     private static final String PROTOCOL_VERSION_DISPLAY = "pgoutput protocol version";
 
     public static final String STREAMING_CONFIG = "streaming";
@@ -134,7 +147,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "commit. auto (the default): on, unless protocol.version is fixed at 1, then off. on needs protocol 2 or "
             + "later; parallel (the same stream, but a Stream Abort also carries the abort LSN and time) needs protocol 4, "
             + "so PostgreSQL 16 or later.";
-    private static final String STREAMING_DEFAULT = StreamingMode.AUTO.configValue();
+    private static final String STREAMING_DEFAULT = ConfigChoice.AUTO;
     private static final String STREAMING_DISPLAY = "Streaming of in-progress transactions";
 
     public static final String PREPARED_TRANSACTION_MODE_CONFIG = "prepared.transaction.mode";
@@ -144,7 +157,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "created with two_phase and PostgreSQL sends prepare messages anyway, the task stops with an error "
             + "instead of guessing. stage: decode at PREPARE (needs protocol 3 or later, and turns two_phase on for "
             + "the slot for good) and deliver the transaction as PREPARED, then COMMITTED (two-phase) or ROLLED_BACK.";
-    private static final String PREPARED_TRANSACTION_MODE_DEFAULT = PreparedTransactionMode.FAIL.configValue();
+    private static final String PREPARED_TRANSACTION_MODE_DEFAULT =
+            ConfigChoices.PREPARED_TRANSACTION_MODE.text(PreparedTransactionMode.FAIL);
     private static final String PREPARED_TRANSACTION_MODE_DISPLAY = "Prepared transactions";
 
     public static final String MESSAGES_ENABLED_CONFIG = "messages.enabled";
@@ -247,6 +261,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "accepted, as by Debezium, and skips nothing (snapshot rows are always written). As Debezium, truncates are "
             + "skipped by default.";
     private static final String SKIPPED_OPERATIONS_DEFAULT = "t";
+    /** The {@code skipped.operations} value that skips nothing; it stands alone. */
+    static final String SKIPPED_OPERATIONS_NONE = "none";
     private static final String SKIPPED_OPERATIONS_DISPLAY = "Skipped operations";
 
     public static final String EXTENDED_HEADERS_ENABLED_CONFIG = "extended.headers.enabled";
@@ -278,7 +294,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String DECIMAL_HANDLING_MODE_DOC = "How numeric/decimal and money columns are represented: "
             + "precise (Connect Decimal, exact; NaN and Infinity fail the task), double (may lose precision), string "
             + "(exact text; NaN and Infinity as NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY).";
-    private static final String DECIMAL_HANDLING_MODE_DEFAULT = DecimalHandlingMode.PRECISE.configValue();
+    private static final String DECIMAL_HANDLING_MODE_DEFAULT =
+            ConfigChoices.DECIMAL_HANDLING_MODE.text(DecimalHandlingMode.PRECISE);
     private static final String DECIMAL_HANDLING_MODE_DISPLAY = "Decimal handling";
 
     public static final String TIME_PRECISION_MODE_CONFIG = "time.precision.mode";
@@ -288,26 +305,30 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "microseconds whatever the precision), nanoseconds, isostring (ISO 8601 strings in UTC), connect (Kafka "
             + "Connect's Date/Time/Timestamp, ms). "
             + "timestamptz and timetz are ISO strings in UTC in every mode.";
-    private static final String TIME_PRECISION_MODE_DEFAULT = TimePrecisionMode.ADAPTIVE.configValue();
+    private static final String TIME_PRECISION_MODE_DEFAULT =
+            ConfigChoices.TIME_PRECISION_MODE.text(TemporalPrecisionMode.ADAPTIVE);
     private static final String TIME_PRECISION_MODE_DISPLAY = "Time precision";
 
     public static final String INTERVAL_HANDLING_MODE_CONFIG = "interval.handling.mode";
     private static final String INTERVAL_HANDLING_MODE_DOC = "How interval columns are represented: numeric (int64 "
             + "microseconds, io.debezium.time.MicroDuration, a month counted as 30.4375 days) or string (ISO 8601 "
             + "PnYnMnDTnHnMnS, io.debezium.time.Interval, exact).";
-    private static final String INTERVAL_HANDLING_MODE_DEFAULT = IntervalHandlingMode.NUMERIC.configValue();
+    private static final String INTERVAL_HANDLING_MODE_DEFAULT =
+            ConfigChoices.INTERVAL_HANDLING_MODE.text(IntervalHandlingMode.NUMERIC);
     private static final String INTERVAL_HANDLING_MODE_DISPLAY = "Interval handling";
 
     public static final String HSTORE_HANDLING_MODE_CONFIG = "hstore.handling.mode";
     private static final String HSTORE_HANDLING_MODE_DOC = "How hstore columns are represented: json (a JSON object "
             + "string, io.debezium.data.Json) or map (a Connect map of string to optional string).";
-    private static final String HSTORE_HANDLING_MODE_DEFAULT = HStoreHandlingMode.JSON.configValue();
+    private static final String HSTORE_HANDLING_MODE_DEFAULT =
+            ConfigChoices.HSTORE_HANDLING_MODE.text(HStoreHandlingMode.JSON);
     private static final String HSTORE_HANDLING_MODE_DISPLAY = "hstore handling";
 
     public static final String BINARY_HANDLING_MODE_CONFIG = "binary.handling.mode";
     private static final String BINARY_HANDLING_MODE_DOC = "How bytea columns are represented: bytes, base64, "
             + "base64-url-safe or hex (the last three as strings).";
-    private static final String BINARY_HANDLING_MODE_DEFAULT = BinaryHandlingMode.BYTES.configValue();
+    private static final String BINARY_HANDLING_MODE_DEFAULT =
+            ConfigChoices.BINARY_HANDLING_MODE.text(BinaryHandlingMode.BYTES);
     private static final String BINARY_HANDLING_MODE_DISPLAY = "Binary handling";
 
     public static final String MONEY_FRACTION_DIGITS_CONFIG = "money.fraction.digits";
@@ -344,9 +365,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SPILL_BACKEND_DOC = "Where the changes of not yet committed transactions are kept "
             + "outside the heap: disk (files under spill.directory), database (tables in spill.database.schema of "
             + "the source database), or the fully qualified name of a class implementing the transaction spill SPI.";
-    public static final String SPILL_BACKEND_DISK = "disk";
-    public static final String SPILL_BACKEND_DATABASE = "database";
-    private static final String SPILL_BACKEND_DEFAULT = SPILL_BACKEND_DISK;
+    private static final String SPILL_BACKEND_DEFAULT = SpillSettings.DISK_BACKEND;
     private static final String SPILL_BACKEND_DISPLAY = "Spill backend";
 
     public static final String SPILL_DIRECTORY_CONFIG = "spill.directory";
@@ -384,7 +403,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SPILL_DATABASE_SCHEMA_DOC = "Schema of the database spill backend's tables, in the "
             + "source database (created if missing; database.user needs CREATE there). Lowercase letters, digits "
             + "and underscores, at most 63 characters.";
-    private static final String SPILL_DATABASE_SCHEMA_DEFAULT = "kafka_connect_pgoutput";
+    private static final String SPILL_DATABASE_SCHEMA_DEFAULT = SpillSettings.DEFAULT_DATABASE_SCHEMA;
     private static final String SPILL_DATABASE_SCHEMA_DISPLAY = "Spill schema";
 
     // ---- Snapshot ------------------------------------------------------------------------------------------
@@ -396,7 +415,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "from (the slot is gone or has moved past it). A snapshot creates slot.name itself: when no offset is stored "
             + "and a slot of that name already exists, the task fails rather than drop a slot that may hold another "
             + "consumer's position (drop it yourself, or use no_data to stream from it).";
-    private static final String SNAPSHOT_MODE_DEFAULT = SnapshotMode.INITIAL.configValue();
+    private static final String SNAPSHOT_MODE_DEFAULT = ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.INITIAL);
     private static final String SNAPSHOT_MODE_DISPLAY = "Snapshot mode";
 
     public static final String SNAPSHOT_MAX_THREADS_CONFIG = "snapshot.max.threads";
@@ -443,7 +462,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.HIGH, DATABASE_PASSWORD_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_PASSWORD_DISPLAY);
         def.define(DATABASE_DBNAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, DATABASE_DBNAME_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_DBNAME_DISPLAY);
-        def.define(DATABASE_SSLMODE_CONFIG, Type.STRING, DATABASE_SSLMODE_DEFAULT, ConfigChoices.validator(SslMode.class),
+        def.define(DATABASE_SSLMODE_CONFIG, Type.STRING, DATABASE_SSLMODE_DEFAULT, ConfigChoices.SSL_MODE.validator(),
                 Importance.MEDIUM, DATABASE_SSLMODE_DOC, GROUP_DATABASE, ++order, Width.SHORT, DATABASE_SSLMODE_DISPLAY);
         def.define(DATABASE_SSLROOTCERT_CONFIG, Type.STRING, null, null,
                 Importance.LOW, DATABASE_SSLROOTCERT_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_SSLROOTCERT_DISPLAY);
@@ -460,16 +479,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(PUBLICATION_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, PUBLICATION_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, PUBLICATION_NAME_DISPLAY);
         def.define(PUBLICATION_AUTOCREATE_MODE_CONFIG, Type.STRING, PUBLICATION_AUTOCREATE_MODE_DEFAULT,
-                ConfigChoices.validator(PublicationAutocreateMode.class), Importance.MEDIUM,
+                ConfigChoices.PUBLICATION_AUTOCREATE_MODE.validator(), Importance.MEDIUM,
                 PUBLICATION_AUTOCREATE_MODE_DOC, GROUP_REPLICATION, ++order, Width.SHORT,
                 PUBLICATION_AUTOCREATE_MODE_DISPLAY);
         def.define(PROTOCOL_VERSION_CONFIG, Type.STRING, PROTOCOL_VERSION_DEFAULT,
-                ConfigChoices.validator(ProtocolVersionSetting.class), Importance.LOW, PROTOCOL_VERSION_DOC,
+                ConfigChoices.PROTOCOL_VERSION.validator(), Importance.LOW, PROTOCOL_VERSION_DOC,
                 GROUP_REPLICATION, ++order, Width.SHORT, PROTOCOL_VERSION_DISPLAY);
-        def.define(STREAMING_CONFIG, Type.STRING, STREAMING_DEFAULT, ConfigChoices.validator(StreamingMode.class),
+        def.define(STREAMING_CONFIG, Type.STRING, STREAMING_DEFAULT, ConfigChoices.STREAMING.validator(),
                 Importance.MEDIUM, STREAMING_DOC, GROUP_REPLICATION, ++order, Width.SHORT, STREAMING_DISPLAY);
         def.define(PREPARED_TRANSACTION_MODE_CONFIG, Type.STRING, PREPARED_TRANSACTION_MODE_DEFAULT,
-                ConfigChoices.validator(PreparedTransactionMode.class), Importance.MEDIUM, PREPARED_TRANSACTION_MODE_DOC,
+                ConfigChoices.PREPARED_TRANSACTION_MODE.validator(), Importance.MEDIUM, PREPARED_TRANSACTION_MODE_DOC,
                 GROUP_REPLICATION, ++order, Width.SHORT, PREPARED_TRANSACTION_MODE_DISPLAY);
         def.define(MESSAGES_ENABLED_CONFIG, Type.BOOLEAN, MESSAGES_ENABLED_DEFAULT,
                 Importance.LOW, MESSAGES_ENABLED_DOC, GROUP_REPLICATION, ++order, Width.SHORT, MESSAGES_ENABLED_DISPLAY);
@@ -514,19 +533,19 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 new ConfigDef.NonEmptyString(), Importance.LOW, UNAVAILABLE_VALUE_PLACEHOLDER_DOC, GROUP_RECORDS,
                 ++order, Width.MEDIUM, UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY);
         def.define(DECIMAL_HANDLING_MODE_CONFIG, Type.STRING, DECIMAL_HANDLING_MODE_DEFAULT,
-                ConfigChoices.validator(DecimalHandlingMode.class), Importance.MEDIUM, DECIMAL_HANDLING_MODE_DOC,
+                ConfigChoices.DECIMAL_HANDLING_MODE.validator(), Importance.MEDIUM, DECIMAL_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, DECIMAL_HANDLING_MODE_DISPLAY);
         def.define(TIME_PRECISION_MODE_CONFIG, Type.STRING, TIME_PRECISION_MODE_DEFAULT,
-                ConfigChoices.validator(TimePrecisionMode.class), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
+                ConfigChoices.TIME_PRECISION_MODE.validator(), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, TIME_PRECISION_MODE_DISPLAY);
         def.define(INTERVAL_HANDLING_MODE_CONFIG, Type.STRING, INTERVAL_HANDLING_MODE_DEFAULT,
-                ConfigChoices.validator(IntervalHandlingMode.class), Importance.LOW, INTERVAL_HANDLING_MODE_DOC,
+                ConfigChoices.INTERVAL_HANDLING_MODE.validator(), Importance.LOW, INTERVAL_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, INTERVAL_HANDLING_MODE_DISPLAY);
         def.define(HSTORE_HANDLING_MODE_CONFIG, Type.STRING, HSTORE_HANDLING_MODE_DEFAULT,
-                ConfigChoices.validator(HStoreHandlingMode.class), Importance.LOW, HSTORE_HANDLING_MODE_DOC,
+                ConfigChoices.HSTORE_HANDLING_MODE.validator(), Importance.LOW, HSTORE_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, HSTORE_HANDLING_MODE_DISPLAY);
         def.define(BINARY_HANDLING_MODE_CONFIG, Type.STRING, BINARY_HANDLING_MODE_DEFAULT,
-                ConfigChoices.validator(BinaryHandlingMode.class), Importance.LOW, BINARY_HANDLING_MODE_DOC,
+                ConfigChoices.BINARY_HANDLING_MODE.validator(), Importance.LOW, BINARY_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, BINARY_HANDLING_MODE_DISPLAY);
         def.define(MONEY_FRACTION_DIGITS_CONFIG, Type.INT, MONEY_FRACTION_DIGITS_DEFAULT, ConfigDef.Range.between(0, 10),
                 Importance.LOW, MONEY_FRACTION_DIGITS_DOC, GROUP_RECORDS, ++order, Width.SHORT,
@@ -562,7 +581,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 SPILL_DATABASE_SCHEMA_DISPLAY);
 
         order = 0;
-        def.define(SNAPSHOT_MODE_CONFIG, Type.STRING, SNAPSHOT_MODE_DEFAULT, ConfigChoices.validator(SnapshotMode.class),
+        def.define(SNAPSHOT_MODE_CONFIG, Type.STRING, SNAPSHOT_MODE_DEFAULT, ConfigChoices.SNAPSHOT_MODE.validator(),
                 Importance.HIGH, SNAPSHOT_MODE_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT, SNAPSHOT_MODE_DISPLAY);
         def.define(SNAPSHOT_MAX_THREADS_CONFIG, Type.INT, SNAPSHOT_MAX_THREADS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, SNAPSHOT_MAX_THREADS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
@@ -579,43 +598,14 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return def;
     }
 
-    // ---- Construction and validation -----------------------------------------------------------------------
+    // ---- Construction -------------------------------------------------------------------------------------
 
     /**
      * @throws ConfigException for the first single-key or cross-key problem, naming its key
      */
     public PgOutputSourceConnectorConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
-        List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(originals()));
-        problems.addAll(CrossKeyRules.problems(values(), originals().get(TASKS_MAX_CONFIG)));
-        if (!problems.isEmpty()) {
-            ConfigProblem first = problems.get(0);
-            throw new ConfigException(first.key() + ": " + first.message());
-        }
-    }
-
-    /**
-     * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
-     * from the ConfigDef, then the cross-key rules of {@link CrossKeyRules}, each error attached to the key the user
-     * has to change. A cross-key rule runs only when its keys passed their single-key checks.
-     */
-    public static Config validate(Map<String, String> props) {
-        Map<String, ConfigValue> byKey = new LinkedHashMap<>();
-        for (ConfigValue value : CONFIG_DEF.validate(props)) {
-            byKey.put(value.name(), value);
-        }
-        Map<String, Object> parsed = new LinkedHashMap<>();
-        byKey.forEach((key, value) -> {
-            if (value.errorMessages().isEmpty()) {
-                parsed.put(key, value.value());
-            }
-        });
-        List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(props));
-        problems.addAll(CrossKeyRules.problems(parsed, props.get(TASKS_MAX_CONFIG)));
-        for (ConfigProblem problem : problems) {
-            byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
-        }
-        return new Config(new ArrayList<>(byKey.values()));
+        CrossKeyRules.requireNone(values(), originals());
     }
 
     // ---- Typed accessors -----------------------------------------------------------------------------------
@@ -642,7 +632,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     }
 
     public SslMode databaseSslmode() {
-        return ConfigChoices.parse(SslMode.class, DATABASE_SSLMODE_CONFIG, getString(DATABASE_SSLMODE_CONFIG));
+        return ConfigChoices.SSL_MODE.parse(DATABASE_SSLMODE_CONFIG, getString(DATABASE_SSLMODE_CONFIG));
     }
 
     /** Null when unset (pgjdbc's default applies). */
@@ -673,34 +663,30 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getString(PUBLICATION_NAME_CONFIG);
     }
 
-    public PublicationAutocreateMode publicationAutocreateMode() {
-        return ConfigChoices.parse(PublicationAutocreateMode.class, PUBLICATION_AUTOCREATE_MODE_CONFIG,
+    public PublicationMode publicationAutocreateMode() {
+        return ConfigChoices.PUBLICATION_AUTOCREATE_MODE.parse(PUBLICATION_AUTOCREATE_MODE_CONFIG,
                 getString(PUBLICATION_AUTOCREATE_MODE_CONFIG));
     }
 
     public ProtocolVersionSetting protocolVersion() {
-        return ConfigChoices.parse(ProtocolVersionSetting.class, PROTOCOL_VERSION_CONFIG,
+        return ConfigChoices.PROTOCOL_VERSION.parse(PROTOCOL_VERSION_CONFIG,
                 getString(PROTOCOL_VERSION_CONFIG));
     }
 
-    public StreamingMode streaming() {
-        return ConfigChoices.parse(StreamingMode.class, STREAMING_CONFIG, getString(STREAMING_CONFIG));
+    /** The requested pgoutput {@code streaming} option; empty for {@code auto} (see {@link ConnectorSettings}). */
+    public Optional<StreamingMode> streaming() {
+        return ConfigChoices.STREAMING.parse(STREAMING_CONFIG, getString(STREAMING_CONFIG));
     }
 
     public PreparedTransactionMode preparedTransactionMode() {
-        return ConfigChoices.parse(PreparedTransactionMode.class, PREPARED_TRANSACTION_MODE_CONFIG,
+        return ConfigChoices.PREPARED_TRANSACTION_MODE.parse(PREPARED_TRANSACTION_MODE_CONFIG,
                 getString(PREPARED_TRANSACTION_MODE_CONFIG));
     }
 
     /** {@code skipped.operations}: the ops (c, u, d, t, r) to skip; empty for {@code none}. */
-    public java.util.Set<String> skippedOperations() {
-        java.util.Set<String> ops = new java.util.HashSet<>();
-        for (String op : getList(SKIPPED_OPERATIONS_CONFIG)) {
-            if (!op.trim().equals("none")) {
-                ops.add(op.trim());
-            }
-        }
-        return java.util.Set.copyOf(ops);
+    public Set<String> skippedOperations() {
+        return getList(SKIPPED_OPERATIONS_CONFIG).stream().map(String::trim)
+                .filter(op -> !op.equals(SKIPPED_OPERATIONS_NONE)).collect(Collectors.toUnmodifiableSet());
     }
 
     public boolean extendedHeadersEnabled() {
@@ -767,26 +753,26 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     }
 
     public DecimalHandlingMode decimalHandlingMode() {
-        return ConfigChoices.parse(DecimalHandlingMode.class, DECIMAL_HANDLING_MODE_CONFIG,
+        return ConfigChoices.DECIMAL_HANDLING_MODE.parse(DECIMAL_HANDLING_MODE_CONFIG,
                 getString(DECIMAL_HANDLING_MODE_CONFIG));
     }
 
-    public TimePrecisionMode timePrecisionMode() {
-        return ConfigChoices.parse(TimePrecisionMode.class, TIME_PRECISION_MODE_CONFIG, getString(TIME_PRECISION_MODE_CONFIG));
+    public TemporalPrecisionMode timePrecisionMode() {
+        return ConfigChoices.TIME_PRECISION_MODE.parse(TIME_PRECISION_MODE_CONFIG, getString(TIME_PRECISION_MODE_CONFIG));
     }
 
     public IntervalHandlingMode intervalHandlingMode() {
-        return ConfigChoices.parse(IntervalHandlingMode.class, INTERVAL_HANDLING_MODE_CONFIG,
+        return ConfigChoices.INTERVAL_HANDLING_MODE.parse(INTERVAL_HANDLING_MODE_CONFIG,
                 getString(INTERVAL_HANDLING_MODE_CONFIG));
     }
 
     public HStoreHandlingMode hstoreHandlingMode() {
-        return ConfigChoices.parse(HStoreHandlingMode.class, HSTORE_HANDLING_MODE_CONFIG,
+        return ConfigChoices.HSTORE_HANDLING_MODE.parse(HSTORE_HANDLING_MODE_CONFIG,
                 getString(HSTORE_HANDLING_MODE_CONFIG));
     }
 
     public BinaryHandlingMode binaryHandlingMode() {
-        return ConfigChoices.parse(BinaryHandlingMode.class, BINARY_HANDLING_MODE_CONFIG,
+        return ConfigChoices.BINARY_HANDLING_MODE.parse(BINARY_HANDLING_MODE_CONFIG,
                 getString(BINARY_HANDLING_MODE_CONFIG));
     }
 
@@ -807,18 +793,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getString(TOPIC_HEARTBEAT_PREFIX_CONFIG);
     }
 
-    /** {@link #SPILL_BACKEND_DISK}, {@link #SPILL_BACKEND_DATABASE}, or a class name. */
+    /** {@link SpillSettings#DISK_BACKEND}, {@link SpillSettings#DATABASE_BACKEND}, or a class name. */
     public String spillBackend() {
         return getString(SPILL_BACKEND_CONFIG);
     }
 
-    /** {@code spill.directory}, or {@code <java.io.tmpdir>/kafka-connect-pgoutput/<slot.name>} when unset. */
-    public Path spillDirectory() {
+    /** {@code spill.directory}; empty when unset ({@link ConnectorSettings#spill} applies the default). */
+    public Optional<Path> spillDirectory() {
         String configured = getString(SPILL_DIRECTORY_CONFIG);
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
-        }
-        return Path.of(System.getProperty("java.io.tmpdir"), "kafka-connect-pgoutput", slotName());
+        return configured == null || configured.isBlank() ? Optional.empty() : Optional.of(Path.of(configured));
     }
 
     public long spillMemoryBufferBytes() {
@@ -840,7 +823,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     }
 
     public SnapshotMode snapshotMode() {
-        return ConfigChoices.parse(SnapshotMode.class, SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
+        return ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
     }
 
     public int snapshotMaxThreads() {

@@ -180,13 +180,14 @@ public class PgOutputSourceTask extends SourceTask {
         try {
             Map<String, Object> stored = storedOffset();
             SnapshotPlan plan = pipeline.plan(stored);
-            log.info("Task for slot {} of database {}: stored offset {}, snapshot.mode {}: {} ({}; topic prefix {})", config.slotName(),
-                    config.databaseDbname(), stored == null ? "none" : stored, config.snapshotMode().configValue(), plan.action(),
+            log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
+                    config.databaseDbname(), stored == null ? "none" : stored, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
+                    ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(),
                     plan.reason(), config.topicPrefix());
             phase = new Decided(plan, positionOf(stored), stored != null);
         } catch (SQLException | RuntimeException e) {
-            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (snapshot.mode "
-                    + config.snapshotMode().configValue() + ") for slot '" + config.slotName() + "'", e);
+            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + " "
+                    + ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()) + ") for slot '" + config.slotName() + "'", e);
             if (classified instanceof RetriableException) {
                 // Connect fails a task whose start() throws, retriable or not, and it stays FAILED until restarted by
                 // hand: a database that is restarting right now must not do that. The first polls decide instead,
@@ -452,12 +453,8 @@ public class PgOutputSourceTask extends SourceTask {
         }
         try {
             var decoder = new PgOutputDecoder(opened.decoderSettings());
-            io.github.pgoutput.assembly.PreparedTransactionMode mode =
-                    config.preparedTransactionMode() == PreparedTransactionMode.STAGE
-                            ? io.github.pgoutput.assembly.PreparedTransactionMode.STAGE
-                            : io.github.pgoutput.assembly.PreparedTransactionMode.FAIL;
             TransactionAssembler assembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
-                    decoder::decode, mode, config.spillMemoryBufferBytes());
+                    decoder::decode, config.preparedTransactionMode(), config.spillMemoryBufferBytes());
             TopicNames topics = TopicNames.of(config);
             AvroNames names = new AvroNames(config.topicPrefix());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilder(),

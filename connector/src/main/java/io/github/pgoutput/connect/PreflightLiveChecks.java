@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.PreflightChecks;
+import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.Setting;
@@ -19,7 +20,7 @@ final class PreflightLiveChecks implements LiveChecks {
 
     @Override
     public List<ConfigProblem> check(PgOutputSourceConnectorConfig config) {
-        if (config.publicationAutocreateMode() == PublicationAutocreateMode.FILTERED) {
+        if (config.publicationAutocreateMode() == PublicationMode.FILTERED) {
             // First, so that a selection of no table is reported on the include list that selects nothing.
             try {
                 ConfigProblem includeList = CapturedTables.includeListProblem(config);
@@ -42,7 +43,7 @@ final class PreflightLiveChecks implements LiveChecks {
         for (PreflightChecks.Problem problem : PreflightChecks.check(settings)) {
             problems.add(new ConfigProblem(ConnectorSettings.keyOf(problem.setting()), problem.message()));
         }
-        if (problems.isEmpty() && config.publicationAutocreateMode() != PublicationAutocreateMode.FILTERED) {
+        if (problems.isEmpty() && config.publicationAutocreateMode() != PublicationMode.FILTERED) {
             // (filtered: checked above)
             try {
                 ConfigProblem includeList = CapturedTables.includeListProblem(config);

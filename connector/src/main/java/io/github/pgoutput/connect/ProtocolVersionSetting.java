@@ -4,10 +4,11 @@ import java.util.OptionalInt;
 
 /**
  * {@code protocol.version}: the pgoutput {@code proto_version} to request, or {@code auto} for the highest the server
- * supports (PostgreSQL 14: 2, 15: 3, 16 and later: 4).
+ * supports (PostgreSQL 14: 2, 15: 3, 16 and later: 4). The replication layer takes the number (0 for auto);
+ * {@link ConfigChoices#PROTOCOL_VERSION} parses the key.
  */
-public enum ProtocolVersionSetting implements ConfigChoice {
-    AUTO("auto", 0),
+public enum ProtocolVersionSetting {
+    AUTO(ConfigChoice.AUTO, 0),
     V1("1", 1),
     V2("2", 2),
     V3("3", 3),
@@ -21,7 +22,7 @@ public enum ProtocolVersionSetting implements ConfigChoice {
         this.number = number;
     }
 
-    @Override
+    /** The value as written in the configuration: {@code auto} or the version number. */
     public String configValue() {
         return configValue;
     }

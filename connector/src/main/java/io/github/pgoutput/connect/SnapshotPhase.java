@@ -92,7 +92,7 @@ final class SnapshotPhase implements AutoCloseable {
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
         try {
-            return InitialSnapshot.plan(settings, io.github.pgoutput.snapshot.SnapshotMode.valueOf(config.snapshotMode().name()),
+            return InitialSnapshot.plan(settings, config.snapshotMode(),
                     storedOffset(stored));
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {

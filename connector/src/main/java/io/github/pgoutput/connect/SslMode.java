@@ -1,7 +1,10 @@
 package io.github.pgoutput.connect;
 
-/** {@code database.sslmode}: pgjdbc's {@code sslmode} values, passed through unchanged. */
-public enum SslMode implements ConfigChoice {
+/**
+ * {@code database.sslmode}: pgjdbc's {@code sslmode} values, passed through unchanged (the replication layer takes
+ * the text). {@link ConfigChoices#SSL_MODE} parses the key.
+ */
+public enum SslMode {
     DISABLE("disable"),
     ALLOW("allow"),
     PREFER("prefer"),
@@ -15,7 +18,7 @@ public enum SslMode implements ConfigChoice {
         this.configValue = configValue;
     }
 
-    @Override
+    /** The value as written in the configuration and passed to pgjdbc, e.g. {@code verify-full}. */
     public String configValue() {
         return configValue;
     }

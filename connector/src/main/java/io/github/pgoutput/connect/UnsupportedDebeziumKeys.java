@@ -1,5 +1,12 @@
 package io.github.pgoutput.connect;
 
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.STREAMING_CONFIG;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +47,7 @@ final class UnsupportedDebeziumKeys {
     }
 
     private static final String COLUMN_LIST_ADVICE = "give the publication a column list (CREATE PUBLICATION ... FOR"
-            + " TABLE t (col, ...)) and set publication.autocreate.mode=disabled";
+            + " TABLE t (col, ...)) and set " + PUBLICATION_AUTOCREATE_MODE_CONFIG + "=disabled";
 
     static final List<Rule> RULES = List.of(
             // Column selection: Debezium drops the columns from the records; a publication column list does so here.
@@ -65,18 +72,18 @@ final class UnsupportedDebeziumKeys {
             new Rule("post.processors", false, Set.of(""), "this connector has no post processors; remove the key"),
             // A snapshot query per table selects other rows or columns than the table holds.
             new Rule("snapshot.select.statement.overrides", true, Set.of(), "this connector snapshots whole tables;"
-                    + " restrict the rows with a publication row filter (WHERE) and publication.autocreate.mode=disabled,"
-                    + " or the tables with snapshot.include.list"),
+                    + " restrict the rows with a publication row filter (WHERE) and " + PUBLICATION_AUTOCREATE_MODE_CONFIG
+                    + "=disabled, or the tables with " + SNAPSHOT_INCLUDE_LIST_CONFIG),
             new Rule("snapshot.query.mode", false, Set.of("select_all"), "this connector snapshots with SELECT *;"
                     + " remove the key"),
             // Debezium's name for the snapshot's table list.
-            new Rule("snapshot.include.collection.list", false, Set.of(), "use snapshot.include.list, which takes"
-                    + " the same expressions"),
+            new Rule("snapshot.include.collection.list", false, Set.of(), "use " + SNAPSHOT_INCLUDE_LIST_CONFIG
+                    + ", which takes the same expressions"),
             // PostgreSQL connects to one database; table selection is by schema and table.
-            new Rule("database.include.list", false, Set.of(), "this connector captures database.dbname; remove"
-                    + " the key"),
-            new Rule("database.exclude.list", false, Set.of(), "this connector captures database.dbname; remove"
-                    + " the key"),
+            new Rule("database.include.list", false, Set.of(), "this connector captures " + DATABASE_DBNAME_CONFIG
+                    + "; remove the key"),
+            new Rule("database.exclude.list", false, Set.of(), "this connector captures " + DATABASE_DBNAME_CONFIG
+                    + "; remove the key"),
             // Debezium's default (false) leaves columns of types it does not know out of the records; this
             // connector always emits them, as their text form.
             new Rule("include.unknown.datatypes", false, Set.of("true"), "this connector always emits columns of"
@@ -97,7 +104,7 @@ final class UnsupportedDebeziumKeys {
                     + " drop it with pg_drop_replication_slot after deleting the connector"),
             // Options for the output plugin change what PostgreSQL sends.
             new Rule("slot.stream.params", false, Set.of(""), "this connector sets the pgoutput options itself;"
-                    + " use protocol.version, streaming and messages.enabled"),
+                    + " use " + PROTOCOL_VERSION_CONFIG + ", " + STREAMING_CONFIG + " and " + MESSAGES_ENABLED_CONFIG),
             // Changing the replica identity of tables changes the old values of updates and deletes.
             new Rule("replica.identity.autoset.values", false, Set.of(""), "this connector does not alter tables;"
                     + " set the replica identity with ALTER TABLE ... REPLICA IDENTITY"),

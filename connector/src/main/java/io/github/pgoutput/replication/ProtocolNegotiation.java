@@ -33,7 +33,7 @@ public final class ProtocolNegotiation {
         if (serverMajor == 15) {
             return 3;
         }
-        return 4;
+        return HIGHEST_KNOWN_PROTOCOL;
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param sslCert                path of the client certificate file, or null
  * @param sslKey                 path of the client key file, or null
  * @param sslPassword            password of an encrypted client key, or null; never logged
- * @param slotName               logical replication slot: lower-case letters, digits, underscores, at most 63
+ * @param slotName               logical replication slot: lower-case letters, digits, underscores, at most 63 (the
+ *                               caller's to check: pgjdbc pastes the name unquoted into {@code START_REPLICATION})
  * @param publicationName        publication to stream; created when {@code publicationMode} allows
  * @param publicationMode        whether and how a missing publication is created; not null
  * @param publicationTables      the tables of a {@link PublicationMode#FILTERED} publication; empty otherwise
@@ -53,20 +54,16 @@ public record ReplicationSettings(
     /** {@code protocolVersion} value meaning "the highest version the server speaks". */
     public static final int AUTO_PROTOCOL_VERSION = 0;
 
+    /**
+     * Checks what only this layer knows: the publication name is pasted into SQL and into a pgoutput option, and the
+     * table list must fit the publication mode. The values a user configures (host, port, names, protocol version,
+     * status interval) are checked once, by the connector's configuration, where the error names the key to change.
+     */
     public ReplicationSettings {
-        if (host == null || host.isBlank()) {
-            throw new ReplicationSetupException(Setting.HOSTNAME, "host name is missing; give the PostgreSQL server's host name or address");
-        }
-        if (port < 1 || port > 65535) {
-            throw new ReplicationSetupException(Setting.PORT, "port " + port + " is outside 1-65535; PostgreSQL listens on 5432 by default");
-        }
-        if (database == null || database.isBlank()) {
-            throw new ReplicationSetupException(Setting.DBNAME, "database name is missing; give the database whose changes to stream");
-        }
-        if (user == null || user.isBlank()) {
-            throw new ReplicationSetupException(Setting.USER, "user is missing; give a role with the REPLICATION attribute");
-        }
-        Identifiers.requireValidSlotName(slotName);
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(slotName, "slotName");
         Identifiers.requireValid(publicationName, "publication name", Setting.PUBLICATION_NAME);
         Objects.requireNonNull(publicationMode, "publicationMode");
         publicationTables = List.copyOf(publicationTables == null ? List.of() : publicationTables);
@@ -78,19 +75,11 @@ public record ReplicationSettings(
             throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, "a table list " + publicationTables + " was given with publication mode "
                     + publicationMode + ", which ignores it; use FILTERED or drop the list");
         }
-        if (protocolVersion != AUTO_PROTOCOL_VERSION && (protocolVersion < 1 || protocolVersion > ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL)) {
-            throw new ReplicationSetupException(Setting.PROTOCOL_VERSION, "pgoutput protocol version " + protocolVersion + " is not known; use 1 to "
-                    + ProtocolNegotiation.HIGHEST_KNOWN_PROTOCOL + ", or auto for the highest the server supports");
-        }
         Objects.requireNonNull(streaming, "streaming");
         Objects.requireNonNull(origin, "origin");
-        requirePositive(statusInterval, Setting.STATUS_INTERVAL, "status interval");
-        requirePositive(keepaliveGuardInterval, Setting.KEEPALIVE_GUARD_INTERVAL, "keepalive guard interval");
-    }
-
-    private static void requirePositive(Duration value, Setting setting, String what) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new ReplicationSetupException(setting, what + " must be positive but is " + value);
+        Objects.requireNonNull(statusInterval, "statusInterval");
+        if (keepaliveGuardInterval == null || keepaliveGuardInterval.isNegative() || keepaliveGuardInterval.isZero()) {
+            throw new IllegalArgumentException("keepalive guard interval must be positive but is " + keepaliveGuardInterval);
         }
     }
 

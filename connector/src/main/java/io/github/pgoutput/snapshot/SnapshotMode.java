@@ -1,8 +1,8 @@
 package io.github.pgoutput.snapshot;
 
 /**
- * The {@code snapshot.mode} values, as this package decides with them (see {@link SnapshotPlanner}). The connect
- * layer's config choice maps onto these by name.
+ * The {@code snapshot.mode} values, as this package decides with them (see {@link SnapshotPlanner}). The connector
+ * configuration parses the key straight into these: each value is the constant's name in lower case.
  */
 public enum SnapshotMode {
     /** Snapshot when there is no stored offset, then stream. */

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;

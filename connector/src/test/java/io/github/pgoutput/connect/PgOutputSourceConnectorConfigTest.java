@@ -19,6 +19,17 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.converters.BinaryHandlingMode;
+import io.github.pgoutput.converters.DecimalHandlingMode;
+import io.github.pgoutput.converters.HStoreHandlingMode;
+import io.github.pgoutput.converters.IntervalHandlingMode;
+import io.github.pgoutput.converters.TemporalPrecisionMode;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.snapshot.SnapshotMode;
 
 public class PgOutputSourceConnectorConfigTest {
 
@@ -57,7 +68,7 @@ public class PgOutputSourceConnectorConfigTest {
 
     @Test
     void rejectsAnotherDecoderNamingPgoutputAsTheOnlyOne() {
-        assertThat(errorsOf(PgOutputSourceConnectorConfig.validate(with("plugin.name", "decoderbufs")), "plugin.name"))
+        assertThat(errorsOf(CrossKeyRules.validate(with("plugin.name", "decoderbufs")), "plugin.name"))
                 .singleElement().asString().contains("reads the pgoutput logical decoding output only");
     }
 
@@ -73,7 +84,7 @@ public class PgOutputSourceConnectorConfigTest {
         Map<String, String> props = with("message.prefix.include.list", "a.*");
         props.put("message.prefix.exclude.list", "b.*");
 
-        assertThat(errorsOf(PgOutputSourceConnectorConfig.validate(props), "message.prefix.exclude.list")).isNotEmpty();
+        assertThat(errorsOf(CrossKeyRules.validate(props), "message.prefix.exclude.list")).isNotEmpty();
     }
 
     @Test
@@ -84,9 +95,9 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(config.databasePassword()).isNull();
         assertThat(config.databaseSslmode()).isEqualTo(SslMode.PREFER);
         assertThat(config.databaseSslrootcert()).isNull();
-        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationAutocreateMode.DISABLED);
+        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationMode.DISABLED);
         assertThat(config.protocolVersion()).isEqualTo(ProtocolVersionSetting.AUTO);
-        assertThat(config.streaming()).isEqualTo(StreamingMode.AUTO);
+        assertThat(config.streaming()).isEmpty(); // auto
         assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.FAIL);
         assertThat(config.messagesEnabled()).isTrue();
         assertThat(config.messagePrefixIncludeList()).isEmpty();
@@ -102,7 +113,7 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(config.tombstonesOnDelete()).isTrue();
         assertThat(config.unavailableValuePlaceholder()).isEqualTo("__debezium_unavailable_value");
         assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.PRECISE);
-        assertThat(config.timePrecisionMode()).isEqualTo(TimePrecisionMode.ADAPTIVE);
+        assertThat(config.timePrecisionMode()).isEqualTo(TemporalPrecisionMode.ADAPTIVE);
         assertThat(config.intervalHandlingMode()).isEqualTo(IntervalHandlingMode.NUMERIC);
         assertThat(config.hstoreHandlingMode()).isEqualTo(HStoreHandlingMode.JSON);
         assertThat(config.binaryHandlingMode()).isEqualTo(BinaryHandlingMode.BYTES);
@@ -128,9 +139,9 @@ public class PgOutputSourceConnectorConfigTest {
     void spillDirectoryDefaultsToTheSlotsFolderUnderTheJvmTempDirectory() {
         PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(minimal());
 
-        assertThat(config.spillDirectory())
+        assertThat(ConnectorSettings.spill(config).directory())
                 .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "kafka-connect-pgoutput", "shop_slot"));
-        assertThat(new PgOutputSourceConnectorConfig(with("spill.directory", "/var/spill")).spillDirectory())
+        assertThat(ConnectorSettings.spill(new PgOutputSourceConnectorConfig(with("spill.directory", "/var/spill"))).directory())
                 .isEqualTo(Path.of("/var/spill"));
     }
 
@@ -143,9 +154,9 @@ public class PgOutputSourceConnectorConfigTest {
                 "decimal.handling.mode", "string", "snapshot.mode", "when_needed"));
 
         assertThat(config.databaseSslmode()).isEqualTo(SslMode.VERIFY_FULL);
-        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationAutocreateMode.ALL_TABLES);
+        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationMode.ALL_TABLES);
         assertThat(config.protocolVersion().fixedVersion()).hasValue(4);
-        assertThat(config.streaming()).isEqualTo(StreamingMode.PARALLEL);
+        assertThat(config.streaming()).contains(StreamingMode.PARALLEL);
         assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.STAGE);
         assertThat(config.decimalHandlingMode()).isEqualTo(DecimalHandlingMode.STRING);
         assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.WHEN_NEEDED);
@@ -166,13 +177,13 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(options.binaryHandlingMode()).isEqualTo(io.github.pgoutput.converters.BinaryHandlingMode.BASE64_URL_SAFE);
         assertThat(options.moneyFractionDigits()).isZero();
         assertThat(options.decimalHandlingMode()).isEqualTo(io.github.pgoutput.converters.DecimalHandlingMode.DOUBLE);
-        for (TimePrecisionMode mode : TimePrecisionMode.values()) {
+        for (TemporalPrecisionMode mode : TemporalPrecisionMode.values()) {
             assertThat(ConnectorSettings.converters(new PgOutputSourceConnectorConfig(with("time.precision.mode",
-                    mode.configValue()))).temporalPrecisionMode().name()).isEqualTo(mode.name());
+                    ConfigChoices.TIME_PRECISION_MODE.text(mode)))).temporalPrecisionMode()).isEqualTo(mode);
         }
         for (BinaryHandlingMode mode : BinaryHandlingMode.values()) {
             assertThat(ConnectorSettings.converters(new PgOutputSourceConnectorConfig(with("binary.handling.mode",
-                    mode.configValue()))).binaryHandlingMode().name()).isEqualTo(mode.name());
+                    ConfigChoices.BINARY_HANDLING_MODE.text(mode)))).binaryHandlingMode()).isEqualTo(mode);
         }
     }
 
@@ -238,13 +249,13 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(defaults.slotRetryDelayMs()).isEqualTo(10_000L);
         assertThat(set.slotMaxRetries()).isZero();
         assertThat(set.slotRetryDelayMs()).isEqualTo(250L);
-        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(with("slot.max.retries", "-1"))))
+        assertThat(allErrors(CrossKeyRules.validate(with("slot.max.retries", "-1"))))
                 .containsOnlyKeys("slot.max.retries");
     }
 
     @Test
     void reportsEachMissingRequiredKeyOnThatKey() {
-        Config config = PgOutputSourceConnectorConfig.validate(Map.of());
+        Config config = CrossKeyRules.validate(Map.of());
 
         assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname",
                 "slot.name", "publication.name", "topic.prefix");
@@ -308,10 +319,28 @@ public class PgOutputSourceConnectorConfigTest {
     void rejectsABadValueWithAnErrorOnItsKey(String key, String badValue) {
         Map<String, String> props = with(key, badValue);
 
-        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(props))).containsOnlyKeys(key);
+        assertThat(allErrors(CrossKeyRules.validate(props))).containsOnlyKeys(key);
         assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(props))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(key);
+    }
+
+    /** Moved from ReplicationSettingsTest: the configuration is where these names are checked, once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
+    void refusesSlotNamesPgjdbcWouldPasteUnquoted(String name) {
+        assertThat(allErrors(CrossKeyRules.validate(with("slot.name", name)))).containsOnlyKeys("slot.name")
+                .extractingByKey("slot.name").asList().singleElement().asString()
+                .contains("lowercase letters, digits and underscores");
+    }
+
+    /** Moved from ReplicationSettingsTest: the configuration is where protocol versions are checked, once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"5", "-1"})
+    void refusesUnknownProtocolVersions(String version) {
+        assertThat(allErrors(CrossKeyRules.validate(with("protocol.version", version)))).containsOnlyKeys("protocol.version")
+                .extractingByKey("protocol.version").asList().singleElement().asString()
+                .contains("must be one of auto, 1, 2, 3, 4");
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -327,7 +356,7 @@ public class PgOutputSourceConnectorConfigTest {
         "binary.handling.mode | hex",
     })
     void acceptsValidValues(String key, String value) {
-        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(with(key, value)))).isEmpty();
+        assertThat(allErrors(CrossKeyRules.validate(with(key, value)))).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -352,7 +381,7 @@ public class PgOutputSourceConnectorConfigTest {
             props.put(kv[0], kv[1]);
         }
 
-        Config config = PgOutputSourceConnectorConfig.validate(props);
+        Config config = CrossKeyRules.validate(props);
 
         assertThat(allErrors(config)).containsOnlyKeys(key);
         assertThat(errorsOf(config, key)).singleElement().asString().contains(key);
@@ -366,7 +395,7 @@ public class PgOutputSourceConnectorConfigTest {
     /** Loss path 6: the outcome of a staged transaction is a transaction-topic record, or nothing at all. */
     @Test
     void stagingWithoutTransactionMetadataIsRefusedNamingBothKeys() {
-        Config config = PgOutputSourceConnectorConfig.validate(
+        Config config = CrossKeyRules.validate(
                 with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "false"));
 
         assertThat(errorsOf(config, "provide.transaction.metadata")).singleElement().asString()
@@ -376,7 +405,7 @@ public class PgOutputSourceConnectorConfigTest {
 
     @Test
     void protocolErrorSaysWhatToChange() {
-        Config config = PgOutputSourceConnectorConfig.validate(
+        Config config = CrossKeyRules.validate(
                 with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "true", "protocol.version", "2"));
 
         assertThat(errorsOf(config, "prepared.transaction.mode")).containsExactly(
@@ -408,12 +437,12 @@ public class PgOutputSourceConnectorConfigTest {
             props.put(kv[0], kv[1]);
         }
 
-        assertThat(allErrors(PgOutputSourceConnectorConfig.validate(props))).isEmpty();
+        assertThat(allErrors(CrossKeyRules.validate(props))).isEmpty();
     }
 
     @Test
     void reportsABadSingleValueOnlyOnceNotAgainAsACrossKeyError() {
-        Config config = PgOutputSourceConnectorConfig.validate(
+        Config config = CrossKeyRules.validate(
                 with("prepared.transaction.mode", "stage", "provide.transaction.metadata", "true", "protocol.version", "9"));
 
         assertThat(allErrors(config)).containsOnlyKeys("protocol.version");
@@ -429,7 +458,7 @@ public class PgOutputSourceConnectorConfigTest {
         try {
             System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
             config = new PgOutputSourceConnectorConfig(props); // AbstractConfig logs every value at INFO
-            validated = PgOutputSourceConnectorConfig.validate(props);
+            validated = CrossKeyRules.validate(props);
             new PgOutputSourceConnector().start(props);
         } finally {
             System.setErr(originalErr);

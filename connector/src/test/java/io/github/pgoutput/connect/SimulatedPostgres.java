@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
+import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.StreamingMode;
@@ -136,11 +137,7 @@ final class SimulatedPostgres {
     private SimulatedStream open(Lsn resumeFrom, PgOutputSourceConnectorConfig config) {
         Lsn start = Lsn.max(resumeFrom, confirmedFlush);
         int protocol = Integer.parseInt(config.protocolVersion().configValue());
-        StreamingMode streaming = switch (config.streaming()) {
-            case ON -> StreamingMode.ON;
-            case PARALLEL -> StreamingMode.PARALLEL;
-            default -> StreamingMode.OFF;
-        };
+        StreamingMode streaming = config.streaming().orElse(StreamingMode.OFF);
         DecoderSettings settings = new DecoderSettings(protocol, streaming);
         if (config.preparedTransactionMode() == PreparedTransactionMode.STAGE && twoPhaseAt == null) {
             twoPhaseAt = start; // docs/pgoutput-protocol.md §5.3: START with two_phase flips the slot for good, two_phase_at = start LSN

@@ -57,7 +57,7 @@ class UnsupportedDebeziumKeysTest {
         "transaction.metadata.factory                          | com.example.MyTx       | remove the key",
     })
     void validationRefusesADebeziumKeyThatWouldChangeTheRecordsOnThatKey(String key, String value, String advice) {
-        Config config = PgOutputSourceConnectorConfig.validate(with(key, value));
+        Config config = CrossKeyRules.validate(with(key, value));
 
         assertThat(errorsOf(config, key)).singleElement().asString()
                 .startsWith(key + "=" + value + " is a Debezium setting this connector does not support")
@@ -101,7 +101,7 @@ class UnsupportedDebeziumKeysTest {
         "column.list.note                       | not a Debezium key",
     })
     void acceptsKeysThatDoNotChangeTheRecordsAndValuesThisConnectorBehavesLike(String key, String value) {
-        assertThat(PgOutputSourceConnectorConfig.validate(with(key, value)).configValues())
+        assertThat(CrossKeyRules.validate(with(key, value)).configValues())
                 .allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
         assertThat(UnsupportedDebeziumKeys.problems(Map.of(key, value))).isEmpty();
     }

@@ -1,8 +1,6 @@
 package io.github.pgoutput.replication;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 
@@ -15,13 +13,9 @@ class ReplicationSettingsTest {
         return ReplicationSettings.builder("localhost", 5432, "db", "u", "slot_1", "pub");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"", "Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
-    void refusesSlotNamesPgjdbcWouldPasteUnquoted(String name) {
-        assertThatThrownBy(() -> settings().slotName(name).build())
-                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.SLOT_NAME))
-                .hasMessageContaining("lower-case letters (a-z), digits and underscores");
-    }
+    // Slot names and protocol versions are checked once, by the connector configuration (slot.name,
+    // protocol.version): PgOutputSourceConnectorConfigTest.refusesSlotNamesPgjdbcWouldPasteUnquoted and
+    // refusesUnknownProtocolVersions.
 
     @Test
     void acceptsA63CharacterSlotName() {
@@ -43,12 +37,6 @@ class ReplicationSettingsTest {
                 .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PUBLICATION_TABLES));
         assertThatThrownBy(() -> settings().publication(PublicationMode.ALL_TABLES, List.of(TableName.parse("t"))).build())
                 .isInstanceOf(ReplicationSetupException.class).hasMessageContaining("use FILTERED");
-    }
-
-    @Test
-    void refusesUnknownProtocolVersions() {
-        assertThatThrownBy(() -> settings().protocolVersion(5).build())
-                .isInstanceOfSatisfying(ReplicationSetupException.class, e -> assertThat(e.setting()).isEqualTo(Setting.PROTOCOL_VERSION));
     }
 
     @Test

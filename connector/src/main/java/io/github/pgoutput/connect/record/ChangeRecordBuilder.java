@@ -1,6 +1,5 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.BinaryHandlingMode;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;

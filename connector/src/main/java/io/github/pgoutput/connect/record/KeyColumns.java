@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect.record;
 
 import io.github.pgoutput.connect.ErrorClassifier;
+import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -113,18 +114,19 @@ public final class KeyColumns {
         if (namedColumns.isPresent()) {
             List<String> missing = missing(namedColumns.get(), published);
             if (missing.isEmpty()) {
-                return new Choice(namedColumns.get(), true, "message.key.columns");
+                return new Choice(namedColumns.get(), true, PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG);
             }
-            log.warn("message.key.columns names column(s) {} for table {}, which does not publish them (columns {}); keying"
+            log.warn("{} names column(s) {} for table {}, which does not publish them (columns {}); keying"
                     + " its records as without the entry. Correct the entry, or add the columns to the publication's column"
-                    + " list", missing, table, relation.columns().stream().map(RelationColumn::name).toList());
+                    + " list", PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG, missing, table,
+                    relation.columns().stream().map(RelationColumn::name).toList());
         }
         Choice fromCatalog = fromCatalog(relation, key);
         List<String> missing = missing(fromCatalog.columns(), published);
         if (!missing.isEmpty()) {
             log.warn("key column(s) {} of table {} ({}) are not in the publication's column list; its records get a null key."
-                    + " Add them to the column list, or name published columns in message.key.columns", missing, table,
-                    fromCatalog.origin());
+                    + " Add them to the column list, or name published columns in {}", missing, table,
+                    fromCatalog.origin(), PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG);
             return Choice.NONE;
         }
         return fromCatalog;

@@ -1,6 +1,6 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.BinaryHandlingMode;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 
 import java.util.Base64;
 import java.util.HexFormat;

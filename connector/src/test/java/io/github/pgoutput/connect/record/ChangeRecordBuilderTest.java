@@ -1,6 +1,5 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.BinaryHandlingMode;
 import io.github.pgoutput.connect.Deliveries;
 
 import static io.github.pgoutput.connect.Deliveries.assemble;
@@ -20,6 +19,7 @@ import java.util.Set;
 import java.util.Optional;
 
 import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.OldTuple;
