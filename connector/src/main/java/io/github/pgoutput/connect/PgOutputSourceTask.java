@@ -1,15 +1,18 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.TaskPhases.BackingOff;
+import io.github.pgoutput.connect.TaskPhases.Connecting;
+import io.github.pgoutput.connect.TaskPhases.Decided;
+import io.github.pgoutput.connect.TaskPhases.Idle;
+import io.github.pgoutput.connect.TaskPhases.Phase;
+import io.github.pgoutput.connect.TaskPhases.Planning;
+import io.github.pgoutput.connect.TaskPhases.Snapshotting;
+import io.github.pgoutput.connect.TaskPhases.Streaming;
 import io.github.pgoutput.connect.record.TopicNames;
-import io.github.pgoutput.connect.record.TransactionTopicRecords;
-import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
-import io.github.pgoutput.connect.record.ChangeRecordBuilder;
-import io.github.pgoutput.connect.record.ColumnTypes;
 import io.github.pgoutput.connect.metrics.SnapshotMetrics;
 import io.github.pgoutput.connect.offsets.RecordNumbering;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
-import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.offsets.ResumePoint;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
@@ -20,14 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiPredicate;
-import java.util.regex.Pattern;
 
 import io.github.pgoutput.assembly.TransactionAssembler;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
-import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
 import io.github.pgoutput.replication.ReplicationConnectionLostException;
@@ -75,44 +74,6 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
     private static final String CONNECTOR_NAME_PROPERTY = "name";
-    /** Debezium's {@code __debezium.context.taskId}: the connector runs one task. */
-    private static final String TASK_ID = "0";
-
-    /** What the task is doing; each poll works on the current phase. */
-    private sealed interface Phase permits Planning, Decided, Snapshotting, Connecting, Streaming, Idle, BackingOff {
-    }
-
-    /** The start-up decision of {@code snapshot.mode} is to be made (again), from the stored offset and the slot. */
-    private record Planning() implements Phase {
-    }
-
-    /**
-     * The start-up decision was made ({@code start()} makes it, so a mode conflict fails there) from the stored offset
-     * {@code stored} (the start of the stream when none is stored, then {@code offsetStored} is false); carried out on
-     * the next poll.
-     */
-    private record Decided(SnapshotPlan plan, Position stored, boolean offsetStored) implements Phase {
-    }
-
-    /** Emitting the rows of a snapshot; then streaming, or idleness for {@code initial_only}. */
-    private record Snapshotting(SnapshotPhase snapshot, ChangeRecordBuilder builder, boolean thenStream) implements Phase {
-    }
-
-    /** A replication session is to be opened from the durable position. */
-    private record Connecting() implements Phase {
-    }
-
-    /** Reading one replication session and emitting its deliveries. */
-    private record Streaming(ReplicationStream stream, TransactionAssembler assembler, DeliveryEmitter emitter) implements Phase {
-    }
-
-    /** {@code initial_only} after its snapshot, or when it was taken before: nothing more to do. */
-    private record Idle() implements Phase {
-    }
-
-    /** After a transient failure: wait until {@code untilNanos}, then go on with {@code then}. */
-    private record BackingOff(long untilNanos, Phase then) implements Phase {
-    }
 
     private final TaskPipeline.Factory pipelines;
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
@@ -144,7 +105,7 @@ public class PgOutputSourceTask extends SourceTask {
     /** {@link RecordNumbering#fingerprint} of this task's configuration. */
     private String numbering;
     /** Context headers, skipped operations, message filter: built once per start (one runId per task run). */
-    private ChangeRecordBuilder.Options recordOptions;
+    private RecordBuilders recordBuilders;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -169,7 +130,7 @@ public class PgOutputSourceTask extends SourceTask {
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
         numbering = RecordNumbering.fingerprint(config);
-        recordOptions = null;
+        recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
@@ -219,11 +180,11 @@ public class PgOutputSourceTask extends SourceTask {
             phase = step(current);
             return handOver();
         } catch (RuntimeException | SQLException e) {
-            ConnectException classified = ErrorClassifier.classify(failureContext(current), e);
+            ConnectException classified = ErrorClassifier.classify(Phase.failureContext(current, config.slotName()), e);
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             batch.clear();
-            Phase next = recoveryOf(phase);
+            Phase next = Phase.recoveryOf(phase);
             release(phase);
             phase = next;
             if (classified instanceof RetriableException) {
@@ -279,41 +240,6 @@ public class PgOutputSourceTask extends SourceTask {
         return current; // Idle
     }
 
-    /** What the task does after a failure in {@code failed}: the snapshot is decided again, a session reopened. */
-    private static Phase recoveryOf(Phase failed) {
-        if (failed instanceof Snapshotting) {
-            // The exported snapshot cannot be read again: decide afresh (the stored offset says "in progress" or nothing).
-            return new Planning();
-        }
-        if (failed instanceof BackingOff b) {
-            return recoveryOf(b.then());
-        }
-        if (failed instanceof Streaming) {
-            return new Connecting();
-        }
-        if (failed instanceof Decided) {
-            // Carrying out a decision can fail half-way (slot dropped, snapshot not started): decide again.
-            return new Planning();
-        }
-        return failed; // Planning, Connecting, Idle
-    }
-
-    private String failureContext(Phase failed) {
-        if (failed instanceof BackingOff b) {
-            return failureContext(b.then());
-        }
-        if (failed instanceof Decided d) {
-            return "carrying out the start-up decision (" + d.plan().action() + ") for slot '" + config.slotName() + "'";
-        }
-        if (failed instanceof Planning) {
-            return "deciding on the snapshot again for slot '" + config.slotName() + "'";
-        }
-        if (failed instanceof Snapshotting) {
-            return "taking the snapshot for slot '" + config.slotName() + "'";
-        }
-        return "streaming from replication slot '" + config.slotName() + "'";
-    }
-
     private static Position positionOf(Map<String, Object> stored) {
         return stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
     }
@@ -355,7 +281,7 @@ public class PgOutputSourceTask extends SourceTask {
                 SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, offsetStored, tracker, partition);
                 snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
                 emitted = Position.afterDelivery(snapshot.consistentPoint());
-                yield new Snapshotting(snapshot, recordBuilder(), !only);
+                yield new Snapshotting(snapshot, recordBuilders.create(pipeline.typeCatalog()), !only);
             }
         };
     }
@@ -409,33 +335,6 @@ public class PgOutputSourceTask extends SourceTask {
         return handedOver;
     }
 
-    /** A builder with its own schema and type caches; snapshot and stream read the same catalog, so their schemas agree. */
-    private ChangeRecordBuilder recordBuilder() {
-        // Compiled once here: the predicate runs for every change, and the config accessors compile the expressions
-        // anew on each call (that was ~3% of the worker's CPU on a 1M-row transaction, bench/side-by-side.sh).
-        BiPredicate<String, String> captured = ConnectorSettings.tableSelection(config);
-        return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version(), TopicNames.of(config),
-                new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
-                new ColumnTypes(pipeline.typeCatalog()),
-                config.tombstonesOnDelete(), captured,
-                config.messageKeyColumns(), config.provideTransactionMetadata(), recordOptions());
-    }
-
-    /** Built once per task start: the context headers are the same objects on every record of this run. */
-    private ChangeRecordBuilder.Options recordOptions() {
-        if (recordOptions == null) {
-            List<Pattern> include = config.messagePrefixIncludeList();
-            List<Pattern> exclude = config.messagePrefixExcludeList();
-            recordOptions = new ChangeRecordBuilder.Options(
-                    config.extendedHeadersEnabled()
-                            ? LifecycleHeaders.Context.of(config.topicPrefix(), TASK_ID, UUID.randomUUID())
-                            : LifecycleHeaders.Context.NONE,
-                    config.skippedOperations(), config.binaryHandlingMode(),
-                    prefix -> ConnectorSettings.captured(include, exclude, prefix));
-        }
-        return recordOptions;
-    }
-
     /** Opens the stream, the assembler and the emitter from the durable position. */
     private Streaming openSession() {
         if (spill == null) {
@@ -455,10 +354,8 @@ public class PgOutputSourceTask extends SourceTask {
             var decoder = new PgOutputDecoder(opened.decoderSettings());
             TransactionAssembler assembler = new TransactionAssembler(new SessionMessageSource(opened, decoder), spill,
                     decoder::decode, config.preparedTransactionMode(), config.spillMemoryBufferBytes());
-            TopicNames topics = TopicNames.of(config);
-            AvroNames names = new AvroNames(config.topicPrefix());
-            DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilder(),
-                    config.provideTransactionMetadata() ? new TransactionTopicRecords(topics) : null,
+            DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilders.create(pipeline.typeCatalog()),
+                    recordBuilders.transactionTopicRecords(),
                     tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted, metrics::deliveryEmitted);
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
