@@ -41,6 +41,38 @@ class SnapshotErrorsIT {
 
     @PostgresTest
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aTemporarySlotGoesWithItsConnectionWhenTheSnapshotCannotStart(PostgresDatabase db) throws Exception {
+        String role = "temp_" + db.name();
+        db.execute("CREATE TABLE secret (id int PRIMARY KEY)", "INSERT INTO secret VALUES (1)",
+                "DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN REPLICATION",
+                "CREATE PUBLICATION temp_pub FOR ALL TABLES");
+        ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), role, "temp_slot", "temp_pub").build();
+        SnapshotPlan only = new SnapshotPlan(SnapshotPlan.Action.SNAPSHOT_ONLY, false, "initial_only");
+
+        assertThatThrownBy(() -> InitialSnapshot.start(settings, only, true, table -> true, List.of(),
+                SnapshotSettings.defaults(), Duration.ofSeconds(30)))
+                .isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(Reason.PRIVILEGE));
+
+        // The temporary slot lives as long as the replication connection that created it: left open, both would stay
+        // until the task's JVM ends, holding WAL and a walsender.
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long left;
+            do {
+                var rows = st.executeQuery("SELECT (SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'temp_slot')"
+                        + " + (SELECT count(*) FROM pg_stat_activity WHERE usename = '" + role + "')");
+                rows.next();
+                left = rows.getLong(1);
+                if (left > 0) {
+                    Thread.sleep(100);
+                }
+            } while (left > 0 && System.nanoTime() < deadline);
+            assertThat(left).as("slots named temp_slot plus sessions of %s", role).isZero();
+        }
+    }
+
+    @PostgresTest
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void aSnapshotWhoseExportingConnectionIsClosedCannotBeImported(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)");
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "gone_slot", "pub");

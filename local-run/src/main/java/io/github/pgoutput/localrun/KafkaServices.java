@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.common.Uuid;
 
@@ -179,6 +180,9 @@ public final class KafkaServices {
     public static final class StartFailure extends IllegalStateException {
 
         private static final int TAIL_LINES = 40;
+        private static final int ERROR_LINES = 10;
+        private static final Pattern ERROR_LINE =
+                Pattern.compile("\\b(ERROR|FATAL)\\b|Exception|Address already in use");
 
         private final boolean portInUse;
 
@@ -187,9 +191,18 @@ public final class KafkaServices {
         }
 
         private StartFailure(String what, Path log, List<String> output) {
-            super(what + "; its log " + log + " ends with:\n  "
+            super(what + errorsIn(output) + "; its log " + log + " ends with:\n  "
                     + String.join("\n  ", output.subList(Math.max(0, output.size() - TAIL_LINES), output.size())));
             this.portInUse = output.stream().anyMatch(line -> line.contains("Address already in use"));
+        }
+
+        /**
+         * The first error lines of the output: Kafka may go on logging (its whole configuration, shutdown steps) after
+         * the error that stops it, which then falls outside the tail.
+         */
+        private static String errorsIn(List<String> output) {
+            List<String> errors = output.stream().filter(line -> ERROR_LINE.matcher(line).find()).limit(ERROR_LINES).toList();
+            return errors.isEmpty() ? "" : "; errors in its log:\n  " + String.join("\n  ", errors) + "\n";
         }
 
         /** Whether the process could not bind a port: another program took it first. */
