@@ -62,11 +62,9 @@ public final class ExportedSnapshot implements AutoCloseable {
         try (Statement st = replication.createStatement()) {
             // From the server_version the server reported at connection start: no query on the walsender.
             int serverMajor = replication.getMetaData().getDatabaseMajorVersion();
+            FailoverSlots.requireSupported(settings, serverMajor);
             // A temporary slot cannot be a failover slot (PostgreSQL refuses it): it ends with this connection anyway.
             boolean failover = settings.failover() && !temporary;
-            if (failover) {
-                FailoverSlots.requireSupported(settings, serverMajor);
-            }
             String command = createSlotCommand(settings.slotName(), temporary, settings.twoPhase(), failover, serverMajor);
             st.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
             try (ResultSet rs = st.executeQuery(command)) {
