@@ -38,6 +38,7 @@ public final class ConnectorSettings {
             Map.entry(Setting.SSL_CLIENT_KEY, PgOutputSourceConnectorConfig.DATABASE_SSLKEY_CONFIG),
             Map.entry(Setting.SSL_KEY_PASSWORD, PgOutputSourceConnectorConfig.DATABASE_SSLPASSWORD_CONFIG),
             Map.entry(Setting.SLOT_NAME, PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG),
+            Map.entry(Setting.SLOT_FAILOVER, PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG),
             Map.entry(Setting.PUBLICATION_NAME, PgOutputSourceConnectorConfig.PUBLICATION_NAME_CONFIG),
             Map.entry(Setting.PUBLICATION_AUTOCREATE_MODE, PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG),
             Map.entry(Setting.PUBLICATION_TABLES, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG),
@@ -87,6 +88,7 @@ public final class ConnectorSettings {
                 .protocolVersion(protocol)
                 .streaming(streaming)
                 .twoPhase(config.preparedTransactionMode() == PreparedTransactionMode.STAGE)
+                .failover(config.slotFailover())
                 .messages(config.messagesEnabled())
                 .origin(OriginFilter.SERVER_DEFAULT)
                 .statusInterval(Duration.ofMillis(config.statusUpdateIntervalMs()))

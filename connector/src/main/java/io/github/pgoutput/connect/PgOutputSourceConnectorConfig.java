@@ -118,6 +118,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "The slot retains WAL until the connector confirms it, so drop the slot when you delete the connector.";
     private static final String SLOT_NAME_DISPLAY = "Replication slot";
 
+    public static final String SLOT_FAILOVER_CONFIG = "slot.failover";
+    private static final String SLOT_FAILOVER_DOC = "Whether the slot is a failover slot (PostgreSQL 17+), which standbys "
+            + "with sync_replication_slots=on keep a copy of, so that streaming can go on from a promoted standby. true: the "
+            + "connector creates the slot with failover enabled, and turns it on for an existing slot "
+            + "(ALTER_REPLICATION_SLOT); refused below PostgreSQL 17. The task logs a warning when the setup is not safe "
+            + "for a failover (see the README's High availability section). false: the slot is created and used as it is.";
+    private static final boolean SLOT_FAILOVER_DEFAULT = false;
+    private static final String SLOT_FAILOVER_DISPLAY = "Failover slot";
+
     public static final String PUBLICATION_NAME_CONFIG = "publication.name";
     private static final String PUBLICATION_NAME_DOC = "Name of the publication that selects the tables pgoutput "
             + "sends.";
@@ -476,6 +485,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         order = 0;
         def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
                 Importance.HIGH, SLOT_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, SLOT_NAME_DISPLAY);
+        def.define(SLOT_FAILOVER_CONFIG, Type.BOOLEAN, SLOT_FAILOVER_DEFAULT,
+                Importance.MEDIUM, SLOT_FAILOVER_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_FAILOVER_DISPLAY);
         def.define(PUBLICATION_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, PUBLICATION_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, PUBLICATION_NAME_DISPLAY);
         def.define(PUBLICATION_AUTOCREATE_MODE_CONFIG, Type.STRING, PUBLICATION_AUTOCREATE_MODE_DEFAULT,
@@ -699,6 +710,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public List<Pattern> messagePrefixExcludeList() {
         return patterns(MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG);
+    }
+
+    public boolean slotFailover() {
+        return getBoolean(SLOT_FAILOVER_CONFIG);
     }
 
     public boolean messagesEnabled() {

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Map;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSession;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -30,6 +31,8 @@ final class PostgresPipeline implements TaskPipeline {
     private RetainedWalProbe retainedWal;
     /** The settings the latest stream was opened with; the metrics probe uses the same ones. */
     private ReplicationSettings streamSettings;
+    /** What the latest stream's setup showed about a failover, until handed to the metrics. */
+    private FailoverSlots.Readiness failoverReadiness;
 
     PostgresPipeline(PgOutputSourceConnectorConfig config) {
         this.config = config;
@@ -74,7 +77,9 @@ final class PostgresPipeline implements TaskPipeline {
     public ReplicationStream openStream(Lsn resumeFrom) {
         ReplicationSettings settings = settings();
         streamSettings = settings;
-        return ReplicationSession.open(settings, resumeFrom);
+        ReplicationSession session = ReplicationSession.open(settings, resumeFrom);
+        failoverReadiness = session.failoverReadiness().orElse(null);
+        return session;
     }
 
     @Override
@@ -89,6 +94,11 @@ final class PostgresPipeline implements TaskPipeline {
             retainedWal = new RetainedWalProbe(config.slotName(), metrics::retainedWalBytes);
         }
         retainedWal.refreshIfDue(streamSettings);
+        FailoverSlots.Readiness failover = failoverReadiness;
+        if (failover != null) {
+            metrics.failoverReadiness(failover.failoverSlot(), failover.synchronizedStandbySlots(), failover.physicalStandbys());
+            failoverReadiness = null;
+        }
     }
 
     @Override

@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * Checks, before streaming starts, everything about the server that would otherwise fail later with a less helpful
  * message: {@code wal_level}, the role's REPLICATION attribute, free slots and walsenders, the publication, the slot's
- * plugin/database/user/two-phase flag, and {@code max_prepared_transactions} for two-phase. Each problem names the
+ * plugin/database/user/two-phase flag, {@code max_prepared_transactions} for two-phase, and a server that has failover
+ * slots when they are asked for. Each problem names the
  * {@link Setting} to change, so the connector can attach it to a config key.
  *
  * <p>Stateless; every method uses only the connection it is given.
@@ -68,6 +69,9 @@ public final class PreflightChecks {
             protocol = ProtocolNegotiation.negotiate(settings, serverMajor);
         } catch (ReplicationSetupException e) {
             problems.add(new Problem(e.setting(), e.getMessage(), false));
+        }
+        if (settings.failover() && serverMajor < FailoverSlots.FIRST_VERSION) {
+            problems.add(fatal(Setting.SLOT_FAILOVER, FailoverSlots.unsupportedMessage(serverMajor)));
         }
         String walLevel = setting(sql, "wal_level");
         if (!"logical".equals(walLevel)) {

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -257,6 +258,14 @@ public final class ReplicationSession implements ReplicationStream {
 
     public int serverMajorVersion() {
         return prepared.serverMajorVersion();
+    }
+
+    /**
+     * What the server showed about a failover of the slot before streaming started ({@link FailoverSlots#inspect});
+     * empty when it could not be read.
+     */
+    public Optional<FailoverSlots.Readiness> failoverReadiness() {
+        return Optional.ofNullable(prepared.failover());
     }
 
     /**

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param protocolVersion        pgoutput {@code proto_version} 1-4, or 0 for the highest the server speaks
  * @param streaming              pgoutput {@code streaming} option; not null
  * @param twoPhase               decode prepared transactions at PREPARE time (protocol 3+, PostgreSQL 15+)
+ * @param failover               create the slot as a failover slot, and make an existing slot one (PostgreSQL 17+), so
+ *                               that standbys with {@code sync_replication_slots} keep a copy of it
  * @param binary                 ask for column values in binary send format
  * @param messages               ask for logical decoding messages ({@code pg_logical_emit_message})
  * @param origin                 pgoutput {@code origin} option (PostgreSQL 16+); not null
@@ -43,7 +45,7 @@ public record ReplicationSettings(
         String host, int port, String database, String user, String password,
         String sslMode, String sslRootCert, String sslCert, String sslKey, String sslPassword,
         String slotName, String publicationName, PublicationMode publicationMode, List<TableName> publicationTables,
-        int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean binary, boolean messages,
+        int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean failover, boolean binary, boolean messages,
         OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval, String applicationName) {
 
     /** The {@code application_name} of a client that gave none: the product and the slot. */
@@ -102,6 +104,7 @@ public record ReplicationSettings(
         b.protocolVersion = protocolVersion;
         b.streaming = streaming;
         b.twoPhase = twoPhase;
+        b.failover = failover;
         b.binary = binary;
         b.messages = messages;
         b.origin = origin;
@@ -117,6 +120,7 @@ public record ReplicationSettings(
         return "ReplicationSettings[" + user + "@" + host + ":" + port + "/" + database + ", slot=" + slotName
                 + ", publication=" + publicationName + " (" + publicationMode + (publicationTables.isEmpty() ? "" : " " + publicationTables)
                 + "), proto=" + (protocolVersion == 0 ? "auto" : protocolVersion) + ", streaming=" + streaming + ", twoPhase=" + twoPhase
+                + ", failover=" + failover
                 + ", binary=" + binary + ", messages=" + messages + ", origin=" + origin + "]";
     }
 
@@ -139,6 +143,7 @@ public record ReplicationSettings(
         private int protocolVersion = AUTO_PROTOCOL_VERSION;
         private StreamingMode streaming = StreamingMode.ON;
         private boolean twoPhase;
+        private boolean failover;
         private boolean binary;
         private boolean messages;
         private OriginFilter origin = OriginFilter.SERVER_DEFAULT;
@@ -205,6 +210,11 @@ public record ReplicationSettings(
             return this;
         }
 
+        public Builder failover(boolean value) {
+            failover = value;
+            return this;
+        }
+
         public Builder binary(boolean value) {
             binary = value;
             return this;
@@ -239,7 +249,7 @@ public record ReplicationSettings(
         public ReplicationSettings build() {
             return new ReplicationSettings(host, port, database, user, password, sslMode, sslRootCert, sslCert, sslKey,
                     sslPassword, slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
-                    binary, messages, origin, statusInterval, keepaliveGuardInterval,
+                    failover, binary, messages, origin, statusInterval, keepaliveGuardInterval,
                     applicationName == null || applicationName.isBlank() ? defaultApplicationName(slotName) : applicationName);
         }
     }

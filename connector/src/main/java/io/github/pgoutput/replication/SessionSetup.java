@@ -20,7 +20,9 @@ final class SessionSetup {
     /** The guard interval is capped at this fraction of wal_sender_timeout, leaving room for scheduling delays. */
     private static final int GUARD_FRACTION_OF_TIMEOUT = 4;
 
-    record Prepared(int serverMajorVersion, NegotiatedProtocol protocol, SlotInfo slot, Duration keepaliveGuardInterval) {
+    /** @param failover what the server showed about a failover of the slot; null when it could not be read */
+    record Prepared(int serverMajorVersion, NegotiatedProtocol protocol, SlotInfo slot, Duration keepaliveGuardInterval,
+                    FailoverSlots.Readiness failover) {
     }
 
     private SessionSetup() {
@@ -49,14 +51,38 @@ final class SessionSetup {
             SlotInfo slot;
             if (existing.isPresent()) {
                 slot = existing.get();
+                if (settings.failover() && !FailoverSlots.isFailoverSlot(sql, settings.slotName(), major)) {
+                    FailoverSlots.enable(settings);
+                    LOG.info("Turned failover on for the existing replication slot {} (ALTER_REPLICATION_SLOT, slot.failover=true)",
+                            settings.slotName());
+                }
             } else {
-                slot = SlotManager.create(sql, settings.slotName(), settings.twoPhase());
-                LOG.info("Created logical replication slot {} at {} (two_phase {})", slot.slotName(), slot.confirmedFlushLsn(), slot.twoPhase());
+                slot = SlotManager.create(sql, settings.slotName(), settings.twoPhase(), settings.failover());
+                LOG.info("Created logical replication slot {} at {} (two_phase {}{})", slot.slotName(), slot.confirmedFlushLsn(),
+                        slot.twoPhase(), settings.failover() ? ", failover" : "");
             }
-            return new Prepared(major, protocol, slot, guardInterval(sql, settings.keepaliveGuardInterval()));
+            return new Prepared(major, protocol, slot, guardInterval(sql, settings.keepaliveGuardInterval()),
+                    failoverReadiness(sql, settings, major));
         } catch (SQLException e) {
             throw SqlErrors.classify(e, "preparing replication from slot '" + settings.slotName() + "' on " + settings.host() + ":"
                     + settings.port() + "/" + settings.database(), Setting.HOSTNAME);
+        }
+    }
+
+    /**
+     * Reads and logs, as warnings, what stands in the way of a safe failover ({@link FailoverSlots#warnings}). A
+     * failure to read it is logged and does not stop the session: it is advice, not a precondition.
+     */
+    private static FailoverSlots.Readiness failoverReadiness(Connection sql, ReplicationSettings settings, int major) {
+        try {
+            FailoverSlots.Readiness readiness = FailoverSlots.inspect(sql, settings.slotName(), major);
+            for (String warning : FailoverSlots.warnings(settings.slotName(), settings.failover(), readiness)) {
+                LOG.warn("Failover readiness: {}", warning);
+            }
+            return readiness;
+        } catch (SQLException e) {
+            LOG.debug("Slot {}: reading the failover readiness failed: {}", settings.slotName(), e.getMessage());
+            return null;
         }
     }
 

@@ -44,8 +44,16 @@ public final class SlotManager {
      * ones included.
      */
     public static SlotInfo create(Connection sql, String slotName, boolean twoPhase) throws SQLException {
+        return create(sql, slotName, twoPhase, false);
+    }
+
+    /**
+     * {@link #create(Connection, String, boolean)}, as a failover slot when {@code failover}: PostgreSQL 17 added the
+     * function's fifth argument for it; without failover the call is the four-argument one every version knows.
+     */
+    public static SlotInfo create(Connection sql, String slotName, boolean twoPhase, boolean failover) throws SQLException {
         Identifiers.requireValidSlotName(slotName);
-        try (PreparedStatement st = sql.prepareStatement("SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput', false, ?)")) {
+        try (PreparedStatement st = sql.prepareStatement(createSlotQuery(failover))) {
             st.setString(1, slotName);
             st.setBoolean(2, twoPhase);
             try (ResultSet rs = st.executeQuery()) {
@@ -53,6 +61,10 @@ public final class SlotManager {
             }
         }
         return find(sql, slotName).orElseThrow(() -> new IllegalStateException("slot " + slotName + " vanished right after it was created"));
+    }
+
+    static String createSlotQuery(boolean failover) {
+        return "SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput', false, ?" + (failover ? ", true" : "") + ")";
     }
 
     /** {@link #find} over a connection of its own. */

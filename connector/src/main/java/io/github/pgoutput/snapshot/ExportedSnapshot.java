@@ -1,6 +1,7 @@
 package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
@@ -60,15 +61,18 @@ public final class ExportedSnapshot implements AutoCloseable {
         Connection replication = PgConnections.openReplication(settings);
         try (Statement st = replication.createStatement()) {
             // From the server_version the server reported at connection start: no query on the walsender.
-            String command = createSlotCommand(settings.slotName(), temporary, settings.twoPhase(),
-                    replication.getMetaData().getDatabaseMajorVersion());
+            int serverMajor = replication.getMetaData().getDatabaseMajorVersion();
+            FailoverSlots.requireSupported(settings, serverMajor);
+            // A temporary slot cannot be a failover slot (PostgreSQL refuses it): it ends with this connection anyway.
+            boolean failover = settings.failover() && !temporary;
+            String command = createSlotCommand(settings.slotName(), temporary, settings.twoPhase(), failover, serverMajor);
             st.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
             try (ResultSet rs = st.executeQuery(command)) {
                 rs.next();
                 ExportedSnapshot exported = new ExportedSnapshot(replication, rs.getString("slot_name"),
                         Lsn.parse(rs.getString("consistent_point")), rs.getString("snapshot_name"));
-                LOG.info("Created {}replication slot {} at consistent point {} with exported snapshot {}", temporary ? "temporary " : "",
-                        exported.slotName, exported.consistentPoint, exported.snapshotName);
+                LOG.info("Created {}replication slot {} at consistent point {} with exported snapshot {}{}", temporary ? "temporary " : "",
+                        exported.slotName, exported.consistentPoint, exported.snapshotName, failover ? " (failover)" : "");
                 return exported;
             }
         } catch (SQLException e) {
@@ -98,9 +102,24 @@ public final class ExportedSnapshot implements AutoCloseable {
      *                                  negotiation, with a message naming the setting)
      */
     static String createSlotCommand(String slotName, boolean temporary, boolean twoPhase, int serverMajor) {
+        return createSlotCommand(slotName, temporary, twoPhase, false, serverMajor);
+    }
+
+    /**
+     * {@link #createSlotCommand(String, boolean, boolean, int)} with the FAILOVER option (PostgreSQL 17+) when
+     * {@code failover}, which pgjdbc's builder cannot ask for either.
+     *
+     * @throws IllegalArgumentException for failover before PostgreSQL 17 (refused earlier with a message naming the
+     *                                  setting, {@link FailoverSlots#requireSupported})
+     */
+    static String createSlotCommand(String slotName, boolean temporary, boolean twoPhase, boolean failover, int serverMajor) {
         String head = "CREATE_REPLICATION_SLOT " + slotName + (temporary ? " TEMPORARY" : "") + " LOGICAL pgoutput";
+        if (failover && serverMajor < FailoverSlots.FIRST_VERSION) {
+            throw new IllegalArgumentException("a failover slot needs PostgreSQL " + FailoverSlots.FIRST_VERSION
+                    + " or later, the server is PostgreSQL " + serverMajor);
+        }
         if (serverMajor >= 15) {
-            return head + " (SNAPSHOT 'export'" + (twoPhase ? ", TWO_PHASE" : "") + ")";
+            return head + " (SNAPSHOT 'export'" + (twoPhase ? ", TWO_PHASE" : "") + (failover ? ", FAILOVER" : "") + ")";
         }
         if (twoPhase) {
             throw new IllegalArgumentException("a two-phase slot needs PostgreSQL 15 or later, the server is PostgreSQL " + serverMajor);

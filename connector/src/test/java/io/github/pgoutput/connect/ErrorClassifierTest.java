@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 
+import io.github.pgoutput.replication.FailoverSlots;
+import io.github.pgoutput.replication.ReplicationSetupException;
+import io.github.pgoutput.replication.Setting;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -128,5 +131,15 @@ class ErrorClassifierTest {
                 new javax.net.ssl.SSLException("Connection reset", new java.net.SocketException("Connection reset")));
 
         assertThat(ErrorClassifier.classify("reading", failure)).isInstanceOf(RetriableException.class);
+    }
+
+    @Test
+    void aRefusedFailoverSlotFailsTheTaskNamingTheServerVersionAndTheKey() {
+        ConnectException e = ErrorClassifier.classify("preparing replication from slot s1",
+                new ReplicationSetupException(Setting.SLOT_FAILOVER, FailoverSlots.unsupportedMessage(16)));
+
+        assertThat(e).isNotInstanceOf(RetriableException.class);
+        assertThat(e.getMessage()).contains("PostgreSQL 16").contains("set slot.failover=false")
+                .contains("fix the setting behind 'slot.failover'");
     }
 }

@@ -36,4 +36,29 @@ class ExportedSnapshotTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PostgreSQL 15");
     }
+
+    @Test
+    void asksForAFailoverSlotWithTheFailoverOptionFromPostgres17On() {
+        for (int major = 17; major <= 18; major++) {
+            assertThat(ExportedSnapshot.createSlotCommand("s1", false, false, true, major))
+                    .isEqualTo("CREATE_REPLICATION_SLOT s1 LOGICAL pgoutput (SNAPSHOT 'export', FAILOVER)");
+        }
+        assertThat(ExportedSnapshot.createSlotCommand("s1", false, true, true, 17))
+                .isEqualTo("CREATE_REPLICATION_SLOT s1 LOGICAL pgoutput (SNAPSHOT 'export', TWO_PHASE, FAILOVER)");
+    }
+
+    @Test
+    void withoutFailoverTheCommandIsTheOneOfEarlierReleases() {
+        for (int major = 14; major <= 18; major++) {
+            assertThat(ExportedSnapshot.createSlotCommand("s1", false, false, false, major))
+                    .isEqualTo(ExportedSnapshot.createSlotCommand("s1", false, false, major));
+        }
+    }
+
+    @Test
+    void refusesAFailoverSlotBeforePostgres17() {
+        assertThatThrownBy(() -> ExportedSnapshot.createSlotCommand("s1", false, false, true, 16))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PostgreSQL 17").hasMessageContaining("PostgreSQL 16");
+    }
 }

@@ -34,6 +34,9 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
     private volatile int openStreamedTransactions;
     private volatile long spillBytes;
     private volatile int queueRemainingCapacity;
+    private volatile boolean failoverSlot;
+    private volatile String synchronizedStandbySlots = "";
+    private volatile int physicalStandbys = -1;
     private final LongAdder committed = new LongAdder();
     private final LongAdder prepared = new LongAdder();
     private final LongAdder rolledBack = new LongAdder();
@@ -117,6 +120,28 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
 
     public void retainedWalBytes(long bytes) {
         retainedWalBytes = bytes;
+    }
+
+    /** What the server showed about a failover of the slot when streaming started. */
+    public void failoverReadiness(boolean failover, String standbySlots, int standbys) {
+        failoverSlot = failover;
+        synchronizedStandbySlots = standbySlots == null ? "" : standbySlots;
+        physicalStandbys = standbys;
+    }
+
+    @Override
+    public boolean getFailoverSlot() {
+        return failoverSlot;
+    }
+
+    @Override
+    public String getSynchronizedStandbySlots() {
+        return synchronizedStandbySlots;
+    }
+
+    @Override
+    public int getPhysicalStandbys() {
+        return physicalStandbys;
     }
 
     @Override

@@ -47,4 +47,13 @@ public interface StreamingMetricsMXBean {
 
     /** How many more records may be emitted before {@code max.queue.size} unacknowledged records stop polling. */
     int getQueueRemainingCapacity();
+
+    /** Whether the slot was a failover slot (PostgreSQL 17+) when streaming last started; false before that. */
+    boolean getFailoverSlot();
+
+    /** The server's {@code synchronized_standby_slots} when streaming last started; empty when unset, below 17 or unknown. */
+    String getSynchronizedStandbySlots();
+
+    /** Physical standbys streaming from the server when streaming last started ({@code pg_stat_replication}); -1 until known. */
+    int getPhysicalStandbys();
 }

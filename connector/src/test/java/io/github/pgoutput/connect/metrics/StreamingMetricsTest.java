@@ -51,6 +51,23 @@ class StreamingMetricsTest {
         assertThat(metrics.getServerWalEndLsn()).isEmpty();
         assertThat(metrics.getRetainedWalBytes()).isEqualTo(-1);
         assertThat(metrics.getMillisBehindSource()).isEqualTo(-1);
+        assertThat(metrics.getFailoverSlot()).isFalse();
+        assertThat(metrics.getSynchronizedStandbySlots()).isEmpty();
+        assertThat(metrics.getPhysicalStandbys()).isEqualTo(-1);
+    }
+
+    @Test
+    void failoverReadinessReadsAsTheServerShowedIt() throws Exception {
+        StreamingMetrics metrics = new StreamingMetrics("failover", 0);
+        metrics.failoverReadiness(true, "sb1, sb2", 2);
+        metrics.register();
+        try {
+            assertThat(server.getAttribute(metrics.name(), "FailoverSlot")).isEqualTo(true);
+            assertThat(server.getAttribute(metrics.name(), "SynchronizedStandbySlots")).isEqualTo("sb1, sb2");
+            assertThat(server.getAttribute(metrics.name(), "PhysicalStandbys")).isEqualTo(2);
+        } finally {
+            metrics.unregister();
+        }
     }
 
     @Test
