@@ -14,6 +14,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
@@ -82,7 +83,8 @@ public class PgOutputSourceConnector extends SourceConnector {
     /**
      * Exactly-once delivery, with workers that have {@code exactly.once.source.support=enabled}: Connect writes each
      * {@code poll()} batch and its source offsets in one Kafka transaction (the default, poll-based transaction
-     * boundaries; this connector does not define its own). Streamed changes then reach {@code read_committed}
+     * boundaries), or, with {@code transaction.boundary=connector}, each delivery (see
+     * {@link #canDefineTransactionBoundaries}). Streamed changes then reach {@code read_committed}
      * consumers exactly once across task restarts, rebalances and worker loss: a restarted task resumes at the stored
      * offset, which names the last record in Kafka to the position inside its transaction, and skips everything
      * PostgreSQL sends again up to there.
@@ -94,6 +96,17 @@ public class PgOutputSourceConnector extends SourceConnector {
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
         return snapshotMode(connectorConfig) == SnapshotMode.NO_DATA ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
+    }
+
+    /**
+     * Supported whatever the configuration: with {@code transaction.boundary=connector} the task asks Connect to commit
+     * after the last record of each delivery (an ordinary commit, a PREPARED delivery, a COMMITTED or ROLLED_BACK
+     * outcome, a logical message, a heartbeat), so each is one Kafka transaction with its offset, however many polls
+     * its records take. Snapshot rows, which are not deliveries, are committed per poll, as with poll boundaries.
+     */
+    @Override
+    public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
+        return ConnectorTransactionBoundaries.SUPPORTED;
     }
 
     /** With {@code exactly.once.support=required} and a snapshotting mode, says on {@code snapshot.mode} why Connect refuses. */

@@ -106,6 +106,8 @@ public class PgOutputSourceTask extends SourceTask {
     private String numbering;
     /** Context headers, skipped operations, message filter: built once per start (one runId per task run). */
     private RecordBuilders recordBuilders;
+    /** With {@code transaction.boundary=connector}: one Kafka transaction per delivery. */
+    private DeliveryTransactions transactions = new DeliveryTransactions(null);
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -133,6 +135,11 @@ public class PgOutputSourceTask extends SourceTask {
         recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
+        transactions = DeliveryTransactions.of(context);
+        if (transactions.connectorDefined()) {
+            log.info("Slot {}: transaction.boundary=connector: each delivery and its offset are one Kafka transaction",
+                    config.slotName());
+        }
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
@@ -183,6 +190,7 @@ public class PgOutputSourceTask extends SourceTask {
             ConnectException classified = ErrorClassifier.classify(Phase.failureContext(current, config.slotName()), e);
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
+            transactions.abandoned();
             batch.clear();
             Phase next = Phase.recoveryOf(phase);
             release(phase);
@@ -288,7 +296,12 @@ public class PgOutputSourceTask extends SourceTask {
 
     private Phase snapshot(Snapshotting s) throws InterruptedException {
         int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
-        if (room > 0 && s.snapshot().fill(batch, room, s.builder())) {
+        boolean completed = room > 0 && s.snapshot().fill(batch, room, s.builder());
+        if (!batch.isEmpty()) {
+            // Snapshot rows are not deliveries: with connector-defined boundaries each poll's rows are one transaction.
+            transactions.ended(batch.get(batch.size() - 1));
+        }
+        if (completed) {
             snapshotMetrics.completed();
             return s.thenStream() ? new Connecting() : new Idle();
         }
@@ -332,6 +345,7 @@ public class PgOutputSourceTask extends SourceTask {
                 tracker.unacknowledged(), SourceOffsets.encode(emitted));
         List<SourceRecord> handedOver = List.copyOf(batch);
         batch.clear();
+        transactions.handedOver(handedOver);
         return handedOver;
     }
 
@@ -356,7 +370,13 @@ public class PgOutputSourceTask extends SourceTask {
                     decoder::decode, config.preparedTransactionMode(), config.spillMemoryBufferBytes());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilders.create(pipeline.typeCatalog()),
                     recordBuilders.transactionTopicRecords(),
-                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted, metrics::deliveryEmitted);
+                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted,
+                    (delivery, lastRecord) -> {
+                        metrics.deliveryEmitted(delivery);
+                        if (lastRecord != null) {
+                            transactions.ended(lastRecord);
+                        }
+                    });
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
         } catch (RuntimeException e) {
@@ -385,10 +405,16 @@ public class PgOutputSourceTask extends SourceTask {
         if (interval <= 0 || clock.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
             return;
         }
+        if (transactions.insideDelivery()) {
+            // Idle after a reconnect inside a delivery: the rest of it comes first, in the same Kafka transaction.
+            return;
+        }
         lastHeartbeatNanos = clock.nanoTime();
         Lsn at = Lsn.max(emitted.lsn(), idleMark);
         if (at.isValid()) {
-            batch.add(s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at));
+            SourceRecord beat = s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at);
+            batch.add(beat);
+            transactions.ended(beat);
         }
     }
 

@@ -100,7 +100,9 @@ class PgOutputSourceConnectorTest {
         assertThat(connector.exactlyOnceSupport(defaults)).as("snapshot.mode=initial by default").isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(whenNeeded)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(nonsense)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
-        assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.UNSUPPORTED);
+        assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
+        assertThat(connector.canDefineTransactionBoundaries(defaults)).as("snapshot rows are committed per poll")
+                .isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
     }
 
     @Test

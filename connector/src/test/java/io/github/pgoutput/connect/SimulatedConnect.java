@@ -22,7 +22,10 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * WorkerSourceTask does: the offset committed per partition is that of the latest record such that it and every
  * record submitted before it were acknowledged (SubmittedRecords), written to the offset store, then
  * {@code task.commit()}. A failed flush writes nothing and calls nothing. A retriable exception from poll is logged
- * and poll called again; any other exception fails the task for good, which the oracle reports.
+ * and poll called again; any other exception fails the task for good, which the oracle reports. Connect defines no
+ * transaction boundaries here; the task runs with {@code transaction.boundary=connector}, and
+ * {@link SimulatedTransactions} checks that each Kafka transaction it asks for is one delivery (offsets are still
+ * flushed as above, so the at-least-once oracle holds as without transactions).
  */
 final class SimulatedConnect {
 
@@ -45,6 +48,7 @@ final class SimulatedConnect {
     private final Map<Map<String, ?>, Map<String, Object>> committedOffsets = new HashMap<>();
     private final Deque<Submitted> submitted = new ArrayDeque<>();
     private final Map<SourceRecord, Submitted> bySubmission = new java.util.IdentityHashMap<>();
+    private final SimulatedTransactions transactions = new SimulatedTransactions();
     private PgOutputSourceTask task;
     private String failure;
     private int emptyPolls;
@@ -82,6 +86,11 @@ final class SimulatedConnect {
                 return;
             }
             emptyPolls = 0;
+            String broken = transactions.handedOver(records);
+            if (broken != null) {
+                failure = "transaction.boundary=connector: " + broken;
+                return;
+            }
             for (SourceRecord record : records) {
                 Submitted entry = new Submitted(record);
                 submitted.addLast(entry);
@@ -152,6 +161,7 @@ final class SimulatedConnect {
     /** The worker dies: no stop(), unacknowledged records kept or lost by the seed. */
     void kill() {
         kafka.crash();
+        transactions.aborted();
         submitted.clear();
         bySubmission.clear();
         task = null;
@@ -164,6 +174,7 @@ final class SimulatedConnect {
         if (task != null) {
             task.stop();
         }
+        transactions.aborted();
         submitted.clear();
         bySubmission.clear();
         task = null;
@@ -175,6 +186,11 @@ final class SimulatedConnect {
 
     int emptyPolls() {
         return emptyPolls;
+    }
+
+    /** The Kafka transactions the task asked Connect to commit. */
+    long transactionsCommitted() {
+        return transactions.committed();
     }
 
     int inFlight() {
@@ -215,6 +231,11 @@ final class SimulatedConnect {
                     return all;
                 }
             };
+        }
+
+        @Override
+        public org.apache.kafka.connect.source.TransactionContext transactionContext() {
+            return transactions;
         }
 
         @Override

@@ -169,6 +169,7 @@ final class SimulationRun {
         }
         stats.add("transactions", script.history().items().stream().filter(i -> i != null && i.isTransaction()).count());
         stats.add("sessions", server[0].sessions());
+        stats.add("kafka transactions committed", connect.transactionsCommitted());
         return new Result(script, violations, stats);
     }
 

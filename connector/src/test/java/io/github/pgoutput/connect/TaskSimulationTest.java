@@ -88,9 +88,10 @@ class TaskSimulationTest {
         double seconds = (System.nanoTime() - started) / 1e9;
         StringBuilder report = new StringBuilder();
         report.append(String.format("simulation: %d seeds in %.1f s (%.0f seeds/s)%n", seeds.size(), seconds, seeds.size() / seconds));
-        report.append(String.format("  transactions %d, task starts %d, sessions %d, polls %d, records %d, frames %d%n",
+        report.append(String.format("  transactions %d, task starts %d, sessions %d, polls %d, records %d, frames %d,"
+                        + " Kafka transactions (one per delivery) %d%n",
                 totals.counter("transactions"), totals.counter("task starts"), totals.counter("sessions"), totals.counter("polls"),
-                totals.counter("records"), totals.counter("frames")));
+                totals.counter("records"), totals.counter("frames"), totals.counter("kafka transactions committed")));
         report.append("  faults injected ").append(totals.faultsTotal()).append(": ").append(totals.faults()).append('\n');
         int failing = failingByKind.values().stream().mapToInt(List::size).sum();
         report.append("  failing seeds ").append(failing).append('\n');
