@@ -2,6 +2,9 @@ package io.github.pgoutput.connect;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -20,11 +23,19 @@ import org.apache.kafka.connect.source.TransactionContext;
  * record hands its records to Connect: a poll that fails hands nothing over, and the records it built come again.
  * Snapshot records are not deliveries; each snapshot poll's records are one transaction, as with poll boundaries.
  *
+ * <p>A delivery must reach its last record within the producer's {@code transaction.timeout.ms} (60 s unless the
+ * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
+ * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
+ *
  * <p>Without connector-defined boundaries Connect gives no {@link TransactionContext} and this does nothing.
  *
  * <p>Not thread-safe: the task's poll thread only.
  */
 final class DeliveryTransactions {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DeliveryTransactions.class);
+    /** The producer's own default {@code transaction.timeout.ms}. */
+    static final long PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS = 60_000;
 
     /** Connect's, or null when Connect defines the transaction boundaries (or does not use transactions). */
     private final TransactionContext context;
@@ -32,14 +43,53 @@ final class DeliveryTransactions {
     private final List<SourceRecord> ends = new ArrayList<>();
     /** Whether records of a delivery were handed over without its last: the Kafka transaction is open. */
     private boolean insideDelivery;
+    private final LongSupplier nanoTime;
+    private final long timeoutMs;
+    private final String slot;
+    /** When the open transaction got its first record of the delivery it is inside; valid while {@link #insideDelivery}. */
+    private long openedNanos;
+    private boolean warned;
 
+    /** For tests: the producer's default timeout, the system clock. */
     DeliveryTransactions(TransactionContext context) {
-        this.context = context;
+        this(context, System::nanoTime, PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS, "slot");
     }
 
-    /** The transactions of the task with {@code context}; a runtime older than Kafka 3.3 has no transaction context. */
-    static DeliveryTransactions of(SourceTaskContext context) {
-        return new DeliveryTransactions(context == null ? null : context.transactionContext());
+    /**
+     * @param timeoutMs the producer's {@code transaction.timeout.ms}
+     * @param slot      the slot's name, for the log
+     */
+    DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot) {
+        this.context = context;
+        this.nanoTime = nanoTime;
+        this.timeoutMs = timeoutMs;
+        this.slot = slot;
+    }
+
+    /**
+     * The transactions of the task with {@code context} and the connector configuration {@code props} (which hold the
+     * connector's producer overrides); a runtime older than Kafka 3.3 has no transaction context.
+     */
+    static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot) {
+        String override = props.get(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        long timeoutMs = PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS;
+        if (override != null) {
+            try {
+                timeoutMs = Long.parseLong(override.trim());
+            } catch (NumberFormatException e) {
+                // The producer refuses it when it starts, with its own message; keep the default for the WARN.
+            }
+        }
+        return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot);
+    }
+
+    long timeoutMs() {
+        return timeoutMs;
+    }
+
+    /** Whether the delivery in the open transaction was warned about for nearing the transaction timeout. */
+    boolean warnedOfTimeout() {
+        return warned;
     }
 
     /** Whether the connector defines the Kafka transactions ({@code transaction.boundary=connector}). */
@@ -62,8 +112,27 @@ final class DeliveryTransactions {
         for (SourceRecord last : ends) {
             context.commitTransaction(last);
         }
+        boolean wasInside = insideDelivery && ends.isEmpty();
         insideDelivery = ends.isEmpty() || ends.get(ends.size() - 1) != records.get(records.size() - 1);
         ends.clear();
+        if (!insideDelivery) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        if (!wasInside) {
+            openedNanos = now;
+            warned = false;
+            return;
+        }
+        long openMs = TimeUnit.NANOSECONDS.toMillis(now - openedNanos);
+        if (!warned && openMs > timeoutMs / 2) {
+            warned = true;
+            log.warn("Slot {}: one delivery has kept its Kafka transaction open for {} ms, and the producer's transaction.timeout.ms"
+                    + " is {} ms: the broker aborts a transaction open longer, and the task then fails and starts the delivery"
+                    + " again. For transactions this big, set {} on the connector (at most the broker's transaction.max.timeout.ms,"
+                    + " 900000 by default) and connector.client.config.override.policy=All on the workers", slot, openMs, timeoutMs,
+                    PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        }
     }
 
     /**

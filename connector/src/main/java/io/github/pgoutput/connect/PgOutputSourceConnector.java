@@ -31,6 +31,10 @@ public class PgOutputSourceConnector extends SourceConnector {
     private static final String VERSION = readVersion();
     /** Connect's own connector key (its SourceConnectorConfig declares and checks it); read here only to explain. */
     static final String EXACTLY_ONCE_SUPPORT_CONFIG = "exactly.once.support";
+    /** Connect's own connector key ({@code poll}, {@code interval}, {@code connector}); read here only to explain. */
+    static final String TRANSACTION_BOUNDARY_CONFIG = "transaction.boundary";
+    /** The connector's override of its producer's {@code transaction.timeout.ms} (Connect's client override prefix). */
+    static final String PRODUCER_TRANSACTION_TIMEOUT_CONFIG = "producer.override.transaction.timeout.ms";
 
     private final LiveChecks liveChecks;
     private Map<String, String> props;
@@ -77,7 +81,48 @@ public class PgOutputSourceConnector extends SourceConnector {
             }
         }
         explainExactlyOnce(connectorConfigs, config);
+        checkConnectorBoundaries(connectorConfigs, config);
         return config;
+    }
+
+    /**
+     * With {@code transaction.boundary=connector}: a producer transaction timeout that is not a positive number of
+     * milliseconds is an error on its key (the producer would refuse it only when the task starts); a snapshotting
+     * mode is allowed, its rows committed per poll, but not exactly-once, which a WARN says.
+     */
+    private static void checkConnectorBoundaries(Map<String, String> connectorConfigs, Config config) {
+        String boundary = connectorConfigs.get(TRANSACTION_BOUNDARY_CONFIG);
+        if (boundary == null || !boundary.trim().equalsIgnoreCase("connector")) {
+            return;
+        }
+        String timeout = connectorConfigs.get(PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        if (timeout != null && !isPositiveInt(timeout)) {
+            ConfigValue value = config.configValues().stream().filter(v -> v.name().equals(PRODUCER_TRANSACTION_TIMEOUT_CONFIG))
+                    .findFirst().orElseGet(() -> {
+                        ConfigValue added = new ConfigValue(PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+                        config.configValues().add(added);
+                        return added;
+                    });
+            value.addErrorMessage(PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " is '" + timeout + "'; with " + TRANSACTION_BOUNDARY_CONFIG
+                    + "=connector each PostgreSQL transaction is one Kafka transaction, which must end within this many"
+                    + " milliseconds: give a positive number, at most the broker's transaction.max.timeout.ms (900000 by default)");
+        }
+        SnapshotMode mode = snapshotMode(connectorConfigs);
+        if (mode != null && mode != SnapshotMode.NO_DATA) {
+            log.warn("{}=connector with {}={}: each streamed delivery is one Kafka transaction, but the snapshot's rows are"
+                    + " committed per poll, and a snapshot interrupted by a restart is taken again from the start (its rows can"
+                    + " reach Kafka twice); {}={} makes the whole connector exactly-once", TRANSACTION_BOUNDARY_CONFIG,
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode),
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.NO_DATA));
+        }
+    }
+
+    private static boolean isPositiveInt(String text) {
+        try {
+            return Integer.parseInt(text.trim()) > 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**

@@ -135,10 +135,11 @@ public class PgOutputSourceTask extends SourceTask {
         recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
-        transactions = DeliveryTransactions.of(context);
+        transactions = DeliveryTransactions.of(context, props, clock::nanoTime, config.slotName());
         if (transactions.connectorDefined()) {
-            log.info("Slot {}: transaction.boundary=connector: each delivery and its offset are one Kafka transaction",
-                    config.slotName());
+            log.info("Slot {}: {}=connector: each delivery and its offset are one Kafka transaction, which must end within"
+                    + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),
+                    PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
         }
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.

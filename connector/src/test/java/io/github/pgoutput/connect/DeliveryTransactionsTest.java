@@ -253,6 +253,26 @@ class DeliveryTransactionsTest {
     }
 
     @Test
+    void aDeliveryThatKeepsItsTransactionOpenForHalfTheProducerTimeoutIsWarnedOfOnce() {
+        long[] now = {0};
+        List<SourceRecord> records = run(null, 10, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1), insert(1, 2))))
+                .records();
+        DeliveryTransactions boundaries = new DeliveryTransactions(new RecordingTransactionContext(), () -> now[0], 1_000, "slot");
+
+        boundaries.handedOver(records.subList(0, 1)); // BEGIN: the transaction opens
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(400);
+        boundaries.handedOver(records.subList(1, 2));
+        assertThat(boundaries.warnedOfTimeout()).as("400 of 1000 ms").isFalse();
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(600);
+        boundaries.handedOver(records.subList(2, 3));
+        assertThat(boundaries.warnedOfTimeout()).as("600 of 1000 ms").isTrue();
+
+        boundaries.ended(records.get(3));
+        boundaries.handedOver(records.subList(3, 4));
+        assertThat(boundaries.insideDelivery()).isFalse();
+    }
+
+    @Test
     void withoutConnectorDefinedBoundariesNothingIsAskedOfConnect() {
         Run run = run(null, 3, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1), insert(1, 2))));
 

@@ -123,6 +123,35 @@ class PgOutputSourceConnectorTest {
         assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
     }
 
+    @Test
+    void withConnectorBoundariesAProducerTransactionTimeoutThatIsNotAPositiveNumberIsAnErrorOnItsKey() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("snapshot.mode", "no_data");
+        props.put("exactly.once.support", "required");
+        props.put("transaction.boundary", "connector");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+        props.put("producer.override.transaction.timeout.ms", "900000");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+
+        props.put("producer.override.transaction.timeout.ms", "ten minutes");
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(null).validate(props));
+
+        assertThat(errors).containsOnlyKeys("producer.override.transaction.timeout.ms");
+        assertThat(errors.get("producer.override.transaction.timeout.ms")).singleElement().asString()
+                .contains("'ten minutes'").contains("transaction.max.timeout.ms");
+        props.put("transaction.boundary", "poll");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("Connect's boundaries: not ours to check").isEmpty();
+    }
+
+    @Test
+    void withConnectorBoundariesASnapshottingModeIsAcceptedUnlessExactlyOnceIsRequired() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("transaction.boundary", "connector");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("snapshot rows committed per poll").isEmpty();
+        props.put("exactly.once.support", "required");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).containsOnlyKeys("snapshot.mode");
+    }
+
     private static Map<String, List<String>> errors(Config config) {
         return config.configValues().stream().filter(v -> !v.errorMessages().isEmpty())
                 .collect(java.util.stream.Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));

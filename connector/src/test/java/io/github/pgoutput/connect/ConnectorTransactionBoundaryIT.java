@@ -1,0 +1,230 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connector-defined transaction boundaries seen from outside: one PostgreSQL transaction of 200,000 rows over two
+ * tables, with the transaction topic on, is one Kafka transaction with {@code transaction.boundary=connector}. An
+ * admin client samples the {@code read_committed} end offsets (the last stable offsets) of the two table topics and
+ * the transaction topic every few milliseconds while it is emitted: each moves from before to after in one step, all
+ * three in the same sample. The control, {@code transaction.boundary=poll} on the same workload, moves in many steps,
+ * so the sampling can see a transaction being committed in parts. Every row reaches its topic once.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class ConnectorTransactionBoundaryIT {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectorTransactionBoundaryIT.class);
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final int ROWS_PER_TABLE = 100_000;
+    private static final long SAMPLE_EVERY_MS = 10;
+    private static final List<String> COLUMNS = List.of("id", "name");
+
+    @RegisterExtension
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1).exactlyOnceSource()
+            // Lets the connector raise its producer's transaction.timeout.ms, as the README tells big-transaction users.
+            .workerProperty("connector.client.config.override.policy", "All");
+
+    /** One sample of the read_committed end offsets, per topic. */
+    private record Sample(long nanos, Map<String, Long> endOffsets) {
+    }
+
+    /** What the samples show for one topic: the values it took, in order, from the first sample to the last. */
+    private record Steps(List<Long> values, int firstChangeAt) {
+        int count() {
+            return values.size() - 1;
+        }
+    }
+
+    @PostgresTest(representative = 17)
+    void aTwoTableTransactionOf200kRowsBecomesVisibleInOneStepOnEveryTopicWithConnectorBoundariesAndInManyWithPoll(PostgresDatabase db)
+            throws Exception {
+        connect.restoreWorkers();
+        db.execute("CREATE TABLE ta (id bigint PRIMARY KEY, name text)", "CREATE TABLE tb (id bigint PRIMARY KEY, name text)");
+
+        Map<String, Steps> connectorSteps = run(db, "connector", "bconn" + db.majorVersion(), "bconn_slot");
+        assertThat(connectorSteps.values()).as("one step per topic with transaction.boundary=connector: %s", connectorSteps)
+                .allSatisfy(steps -> assertThat(steps.count()).isEqualTo(1));
+        assertThat(connectorSteps.values().stream().map(Steps::firstChangeAt).distinct())
+                .as("both table topics and the transaction topic become visible in the same sample: %s", connectorSteps).hasSize(1);
+
+        Map<String, Steps> pollSteps = run(db, "poll", "bpoll" + db.majorVersion(), "bpoll_slot");
+        assertThat(pollSteps.get("bpoll" + db.majorVersion() + ".public.ta").count())
+                .as("the control: with transaction.boundary=poll the same transaction is committed in parts, and seen so: %s", pollSteps)
+                .isGreaterThan(1);
+    }
+
+    /** Streams the big transaction through a new connector with {@code boundary}; returns the steps seen per topic. */
+    private Map<String, Steps> run(PostgresDatabase db, String boundary, String name, String slot) throws Exception {
+        String ta = name + ".public.ta";
+        String tb = name + ".public.tb";
+        String transactions = name + ".transaction";
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
+        config.put("exactly.once.support", "required");
+        config.put("transaction.boundary", boundary);
+        config.put("provide.transaction.metadata", "true");
+        // A 200k-record delivery in one Kafka transaction must end within the producer's transaction timeout.
+        config.put("producer.override.transaction.timeout.ms", "300000");
+        Map<String, String> validated = new HashMap<>(config);
+        validated.put("name", name);
+        assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("transaction.boundary=%s accepted", boundary)
+                .isEmpty();
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+
+        // A first small transaction over both tables creates the three topics, so their end offsets can be sampled.
+        long before = ROWS_PER_TABLE * 10L;
+        db.execute("WITH a AS (INSERT INTO ta VALUES (" + before + ", 'first')) INSERT INTO tb VALUES (" + before + ", 'first')");
+        connect.awaitRecords(ta, 1, WAIT);
+        connect.awaitRecords(tb, 1, WAIT);
+        connect.awaitRecords(transactions, 2, WAIT);
+
+        List<Sample> samples = new ArrayList<>();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        List<String> topics = List.of(ta, tb, transactions);
+        long[] expectedEnd = new long[1];
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connect.bootstrapServers()))) {
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    try {
+                        Sample sample = sample(admin, topics);
+                        synchronized (samples) {
+                            samples.add(sample);
+                        }
+                        Thread.sleep(SAMPLE_EVERY_MS);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (ExecutionException e) {
+                        log.warn("sampling end offsets failed: {}", e.getMessage());
+                    }
+                }
+            }, "end-offset-sampler");
+            sampler.start();
+            ConnectWorkerCluster.awaitCondition(WAIT, "first sample", () -> {
+                synchronized (samples) {
+                    return !samples.isEmpty();
+                }
+            });
+            Map<String, Long> start = firstSample(samples).endOffsets();
+            // One PostgreSQL transaction, one statement: 100,000 rows in each table.
+            long inserted = System.nanoTime();
+            db.execute("WITH a AS (INSERT INTO ta SELECT g, 'a' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g)"
+                    + " INSERT INTO tb SELECT g, 'b' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g");
+            expectedEnd[0] = start.get(ta) + ROWS_PER_TABLE;
+            ConnectWorkerCluster.awaitCondition(WAIT, "every row committed on both table topics", () -> {
+                Map<String, Long> last = lastSample(samples).endOffsets();
+                return last.get(ta) >= expectedEnd[0] && last.get(tb) >= start.get(tb) + ROWS_PER_TABLE
+                        && last.get(transactions) >= start.get(transactions) + 2;
+            });
+            long visible = System.nanoTime();
+            Thread.sleep(300); // a few samples after, to see that nothing moves any more
+            sampling.set(false);
+            sampler.join(10_000);
+
+            List<Sample> taken;
+            synchronized (samples) {
+                taken = List.copyOf(samples);
+            }
+            Map<String, Steps> steps = new HashMap<>();
+            for (String topic : topics) {
+                steps.put(topic, steps(taken, topic));
+            }
+            long maxGapMs = 0;
+            List<Long> gaps = new ArrayList<>();
+            for (int i = 1; i < taken.size(); i++) {
+                long gap = TimeUnit.NANOSECONDS.toMillis(taken.get(i).nanos() - taken.get(i - 1).nanos());
+                gaps.add(gap);
+                maxGapMs = Math.max(maxGapMs, gap);
+            }
+            List<Long> sorted = gaps.stream().sorted().toList();
+            long p99 = sorted.isEmpty() ? 0 : sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.99) - 1));
+            log.info("transaction.boundary={}: {} samples over {} ms (gap p99 {} ms, max {} ms); steps per topic: {}", boundary,
+                    taken.size(), TimeUnit.NANOSECONDS.toMillis(visible - inserted), p99, maxGapMs,
+                    steps.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().count() + " " + e.getValue().values())
+                            .collect(Collectors.joining(", ")));
+            assertThat(p99).as("sampled at least every 100 ms (99th percentile of the gaps)").isLessThanOrEqualTo(100);
+
+            // Every row once, on its topic.
+            for (String table : List.of("ta", "tb")) {
+                List<ConsumerRecord<byte[], byte[]>> records = connect.readAll(name + ".public." + table, Duration.ofSeconds(60));
+                Map<Long, Map<String, String>> rows = TopicReplica.rebuild(records, COLUMNS);
+                assertThat(TopicReplica.duplicates(records)).as("duplicates on %s", table).isZero();
+                assertThat(records).as("records on %s", table).hasSize(ROWS_PER_TABLE + 1);
+                assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(
+                        LongStream.concat(LongStream.rangeClosed(1, ROWS_PER_TABLE), LongStream.of(before)).boxed().toList());
+            }
+            assertThat(connect.readAll(transactions, Duration.ofSeconds(20))).as("BEGIN and END of both transactions").hasSize(4);
+            connect.deleteConnector(name);
+            ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
+                    db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+            db.execute("SELECT pg_drop_replication_slot('" + slot + "')");
+            db.execute("TRUNCATE ta, tb");
+            return steps;
+        }
+    }
+
+    private static Sample sample(Admin admin, List<String> topics) throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (String topic : topics) {
+            request.put(new TopicPartition(topic, 0), OffsetSpec.latest());
+        }
+        // One request for all three partitions (one broker): the end offsets of one moment.
+        var result = admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+        Map<String, Long> offsets = new HashMap<>();
+        result.forEach((partition, info) -> offsets.put(partition.topic(), info.offset()));
+        return new Sample(System.nanoTime(), offsets);
+    }
+
+    private static Sample firstSample(List<Sample> samples) {
+        synchronized (samples) {
+            return samples.get(0);
+        }
+    }
+
+    private static Sample lastSample(List<Sample> samples) {
+        synchronized (samples) {
+            return samples.get(samples.size() - 1);
+        }
+    }
+
+    private static Steps steps(List<Sample> samples, String topic) {
+        List<Long> values = new ArrayList<>();
+        int firstChangeAt = -1;
+        for (int i = 0; i < samples.size(); i++) {
+            long value = samples.get(i).endOffsets().get(topic);
+            if (values.isEmpty() || values.get(values.size() - 1) != value) {
+                if (!values.isEmpty() && firstChangeAt < 0) {
+                    firstChangeAt = i;
+                }
+                values.add(value);
+            }
+        }
+        return new Steps(values, firstChangeAt);
+    }
+}
