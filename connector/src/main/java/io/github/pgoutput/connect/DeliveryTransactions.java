@@ -23,6 +23,11 @@ import org.apache.kafka.connect.source.TransactionContext;
  * record hands its records to Connect: a poll that fails hands nothing over, and the records it built come again.
  * Snapshot records are not deliveries; each snapshot poll's records are one transaction, as with poll boundaries.
  *
+ * <p>Connect acknowledges the records of a transaction ({@code commitRecord}) only once it has committed it, so the
+ * records of the open transaction cannot count against {@code max.queue.size}: the delivery could never reach its
+ * last record, and the transaction never commit. {@link #openRecords()} is what the task leaves out. Connect holds
+ * those records in memory until the commit, so a delivery's size costs worker heap.
+ *
  * <p>A delivery must reach its last record within the producer's {@code transaction.timeout.ms} (60 s unless the
  * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
  * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
@@ -43,6 +48,8 @@ final class DeliveryTransactions {
     private final List<SourceRecord> ends = new ArrayList<>();
     /** Whether records of a delivery were handed over without its last: the Kafka transaction is open. */
     private boolean insideDelivery;
+    /** The records handed over since the last requested commit: the open Kafka transaction's. */
+    private long openRecords;
     private final LongSupplier nanoTime;
     private final long timeoutMs;
     private final String slot;
@@ -113,7 +120,17 @@ final class DeliveryTransactions {
             context.commitTransaction(last);
         }
         boolean wasInside = insideDelivery && ends.isEmpty();
-        insideDelivery = ends.isEmpty() || ends.get(ends.size() - 1) != records.get(records.size() - 1);
+        if (ends.isEmpty()) {
+            openRecords += records.size();
+        } else {
+            SourceRecord lastEnd = ends.get(ends.size() - 1);
+            int at = records.size() - 1;
+            while (at >= 0 && records.get(at) != lastEnd) {
+                at--;
+            }
+            openRecords = records.size() - 1 - at;
+        }
+        insideDelivery = openRecords > 0;
         ends.clear();
         if (!insideDelivery) {
             return;
@@ -142,6 +159,11 @@ final class DeliveryTransactions {
      */
     boolean insideDelivery() {
         return insideDelivery;
+    }
+
+    /** How many records of the open Kafka transaction Connect holds unacknowledged until it commits; 0 without one. */
+    long openRecords() {
+        return openRecords;
     }
 
     /** The current poll's records never reach Connect. */

@@ -296,7 +296,7 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private Phase snapshot(Snapshotting s) throws InterruptedException {
-        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - queued());
         boolean completed = room > 0 && s.snapshot().fill(batch, room, s.builder());
         if (!batch.isEmpty()) {
             // Snapshot rows are not deliveries: with connector-defined boundaries each poll's rows are one transaction.
@@ -310,7 +310,7 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private Phase stream(Streaming s) {
-        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - queued());
         if (room > 0) {
             boolean idle = s.emitter().fill(batch, room);
             if (idle) {
@@ -327,12 +327,21 @@ public class PgOutputSourceTask extends SourceTask {
         return s;
     }
 
+    /**
+     * The records that count against {@code max.queue.size}: the unacknowledged ones, less those of an open Kafka
+     * transaction under connector-defined boundaries, which Connect acknowledges only once the delivery's last record
+     * lets it commit.
+     */
+    private int queued() {
+        return (int) Math.max(0, tracker.unacknowledged() - transactions.openRecords());
+    }
+
     /** Cheap per-poll updates (no per-record work); the retained-WAL query runs only every few seconds. */
     private void updateMetrics(Streaming s) {
         metrics.recordsEmitted(batch.size());
         metrics.session(s.stream().receivedLsn(), s.stream().durableLsn(), s.stream().serverWalEnd());
         metrics.assembly(s.assembler().openStreamedTransactions(), s.assembler().spillUsage().bytes());
-        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
+        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - queued() - batch.size()));
         pipeline.refreshRetainedWal(metrics);
     }
 

@@ -49,11 +49,27 @@ final class SimulatedConnect {
     private final Deque<Submitted> submitted = new ArrayDeque<>();
     private final Map<SourceRecord, Submitted> bySubmission = new java.util.IdentityHashMap<>();
     private final SimulatedTransactions transactions = new SimulatedTransactions();
+    /**
+     * With {@link #acknowledgesAtCommit}: records Kafka has acknowledged whose transaction is still open; Connect's
+     * exactly-once task calls {@code commitRecord} for a transaction's records only once it has committed it.
+     */
+    private final Map<SourceRecord, Submitted> heldUntilCommit = new java.util.IdentityHashMap<>();
+    private final boolean acknowledgesAtCommit;
     private PgOutputSourceTask task;
     private String failure;
     private int emptyPolls;
 
     SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory) {
+        this(server, kafka, random, stats, spillDirectory, false);
+    }
+
+    /**
+     * @param acknowledgesAtCommit as Connect's exactly-once task: a record's {@code commitRecord}, and its offset in
+     *                             a flush, only once the Kafka transaction holding it has been committed
+     */
+    SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory,
+                     boolean acknowledgesAtCommit) {
+        this.acknowledgesAtCommit = acknowledgesAtCommit;
         this.server = server;
         this.kafka = kafka;
         this.random = random;
@@ -98,6 +114,12 @@ final class SimulatedConnect {
                 kafka.send(record);
                 stats.count("records");
             }
+            for (SourceRecord committed : transactions.drainCommitted()) {
+                Submitted held = heldUntilCommit.remove(committed);
+                if (held != null) {
+                    release(held);
+                }
+            }
         } catch (RetriableException e) {
             stats.count("retriable poll failures");
             emptyPolls = 0;
@@ -126,10 +148,19 @@ final class SimulatedConnect {
 
     private void acknowledged(SourceRecord record) {
         Submitted entry = bySubmission.remove(record);
-        if (entry != null) {
-            entry.acknowledged = true;
-            task.commitRecord(record, null);
+        if (entry == null) {
+            return;
         }
+        if (acknowledgesAtCommit && transactions.isOpen(record)) {
+            heldUntilCommit.put(record, entry);
+            return;
+        }
+        release(entry);
+    }
+
+    private void release(Submitted entry) {
+        entry.acknowledged = true;
+        task.commitRecord(entry.record, null);
     }
 
     /** Connect's periodic offset commit; {@code fails}: the offset store write fails. */
@@ -162,6 +193,7 @@ final class SimulatedConnect {
     void kill() {
         kafka.crash();
         transactions.aborted();
+        heldUntilCommit.clear();
         submitted.clear();
         bySubmission.clear();
         task = null;
@@ -175,6 +207,7 @@ final class SimulatedConnect {
             task.stop();
         }
         transactions.aborted();
+        heldUntilCommit.clear();
         submitted.clear();
         bySubmission.clear();
         task = null;

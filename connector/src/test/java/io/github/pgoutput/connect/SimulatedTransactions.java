@@ -27,6 +27,9 @@ final class SimulatedTransactions implements TransactionContext {
 
     private final Set<SourceRecord> requested = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<SourceRecord> open = new ArrayList<>();
+    private final Set<SourceRecord> openSet = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The records of the transactions committed since the last {@link #drainCommitted()}. */
+    private final List<SourceRecord> committedRecords = new ArrayList<>();
     private long committed;
 
     @Override
@@ -53,6 +56,7 @@ final class SimulatedTransactions implements TransactionContext {
     String handedOver(List<SourceRecord> records) {
         for (SourceRecord record : records) {
             open.add(record);
+            openSet.add(record);
             boolean endsDelivery = !SourceOffsets.decode(record.sourceOffset()).isInsideDelivery();
             boolean commit = requested.remove(record);
             if (endsDelivery != commit) {
@@ -64,7 +68,9 @@ final class SimulatedTransactions implements TransactionContext {
                 if (broken != null) {
                     return broken;
                 }
+                committedRecords.addAll(open);
                 open.clear();
+                openSet.clear();
                 committed++;
             }
         }
@@ -79,7 +85,21 @@ final class SimulatedTransactions implements TransactionContext {
     /** The worker dies or the task stops: the open transaction is aborted, requests for unsent records forgotten. */
     void aborted() {
         open.clear();
+        openSet.clear();
+        committedRecords.clear();
         requested.clear();
+    }
+
+    /** Whether {@code record} is in the open transaction (handed over, its transaction not committed). */
+    boolean isOpen(SourceRecord record) {
+        return openSet.contains(record);
+    }
+
+    /** The records of the transactions committed since the last call. */
+    List<SourceRecord> drainCommitted() {
+        List<SourceRecord> drained = List.copyOf(committedRecords);
+        committedRecords.clear();
+        return drained;
     }
 
     long committed() {

@@ -99,7 +99,8 @@ final class SimulationRun {
                 violations.add("CONFIRMED_PAST_UNACKNOWLEDGED: " + problem);
             }
         }, stats);
-        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory);
+        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory,
+                script.acknowledgesAtCommit());
         SimulationConfig config = script.config();
         boolean metadataAlways = config.metadata();
         boolean stageUsed = config.stage();
