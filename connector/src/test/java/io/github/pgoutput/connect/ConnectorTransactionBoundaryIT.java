@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -83,6 +82,7 @@ class ConnectorTransactionBoundaryIT {
         String ta = name + ".public.ta";
         String tb = name + ".public.tb";
         String transactions = name + ".transaction";
+        List<String> topics = List.of(ta, tb, transactions);
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
         config.put("exactly.once.support", "required");
         config.put("transaction.boundary", boundary);
@@ -99,19 +99,71 @@ class ConnectorTransactionBoundaryIT {
                 !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
 
         // A first small transaction over both tables creates the three topics, so their end offsets can be sampled.
-        long before = ROWS_PER_TABLE * 10L;
-        db.execute("WITH a AS (INSERT INTO ta VALUES (" + before + ", 'first')) INSERT INTO tb VALUES (" + before + ", 'first')");
+        long first = ROWS_PER_TABLE * 10L;
+        db.execute("WITH a AS (INSERT INTO ta VALUES (" + first + ", 'first')) INSERT INTO tb VALUES (" + first + ", 'first')");
         connect.awaitRecords(ta, 1, WAIT);
         connect.awaitRecords(tb, 1, WAIT);
         connect.awaitRecords(transactions, 2, WAIT);
 
-        List<Sample> samples = new ArrayList<>();
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        List<String> topics = List.of(ta, tb, transactions);
-        long[] expectedEnd = new long[1];
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connect.bootstrapServers()))) {
-            Thread sampler = new Thread(() -> {
-                while (sampling.get()) {
+        List<Sample> samples;
+        long emitMs;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connect.bootstrapServers()));
+             Sampler sampler = new Sampler(admin, topics)) {
+            Map<String, Long> start = sampler.await(WAIT, "a first sample", any -> true).endOffsets();
+            long inserted = System.nanoTime();
+            // One PostgreSQL transaction, one statement: 100,000 rows in each table.
+            db.execute("WITH a AS (INSERT INTO ta SELECT g, 'a' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g)"
+                    + " INSERT INTO tb SELECT g, 'b' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g");
+            sampler.await(WAIT, "every row committed on both table topics and BEGIN and END on the transaction topic", last ->
+                    last.endOffsets().get(ta) >= start.get(ta) + ROWS_PER_TABLE && last.endOffsets().get(tb) >= start.get(tb) + ROWS_PER_TABLE
+                            && last.endOffsets().get(transactions) >= start.get(transactions) + 2);
+            emitMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - inserted);
+            Thread.sleep(300); // a few samples more, to see that nothing moves any more
+            samples = sampler.samples();
+        }
+
+        Map<String, Steps> steps = new HashMap<>();
+        for (String topic : topics) {
+            steps.put(topic, steps(samples, topic));
+        }
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 1; i < samples.size(); i++) {
+            gaps.add(TimeUnit.NANOSECONDS.toMillis(samples.get(i).nanos() - samples.get(i - 1).nanos()));
+        }
+        List<Long> sorted = gaps.stream().sorted().toList();
+        long p99 = sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1);
+        log.info("transaction.boundary={}: {} samples over {} ms (gap p99 {} ms, max {} ms); steps per topic: {}", boundary,
+                samples.size(), emitMs, p99, sorted.get(sorted.size() - 1),
+                steps.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().count() + " " + e.getValue().values())
+                        .collect(Collectors.joining(", ")));
+        assertThat(p99).as("sampled at least every 100 ms (99th percentile of the gaps)").isLessThanOrEqualTo(100);
+
+        // Every row once, on its topic.
+        for (String table : List.of("ta", "tb")) {
+            List<ConsumerRecord<byte[], byte[]>> records = connect.readAll(name + ".public." + table, Duration.ofSeconds(60));
+            assertThat(TopicReplica.duplicates(records)).as("duplicates on %s", table).isZero();
+            assertThat(records).as("records on %s", table).hasSize(ROWS_PER_TABLE + 1);
+            assertThat(TopicReplica.rebuild(records, COLUMNS).keySet()).containsExactlyInAnyOrderElementsOf(
+                    LongStream.concat(LongStream.rangeClosed(1, ROWS_PER_TABLE), LongStream.of(first)).boxed().toList());
+        }
+        assertThat(connect.readAll(transactions, Duration.ofSeconds(20))).as("BEGIN and END of both transactions").hasSize(4);
+        connect.deleteConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+        db.execute("SELECT pg_drop_replication_slot('" + slot + "')");
+        db.execute("TRUNCATE ta, tb");
+        return steps;
+    }
+
+    /** Samples the read_committed end offsets of {@code topics} every {@link #SAMPLE_EVERY_MS} ms, on its own thread. */
+    private static final class Sampler implements AutoCloseable {
+        private final List<Sample> samples = new ArrayList<>();
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        Sampler(Admin admin, List<String> topics) {
+            thread = new Thread(() -> {
+                while (running) {
                     try {
                         Sample sample = sample(admin, topics);
                         synchronized (samples) {
@@ -125,67 +177,33 @@ class ConnectorTransactionBoundaryIT {
                     }
                 }
             }, "end-offset-sampler");
-            sampler.start();
-            ConnectWorkerCluster.awaitCondition(WAIT, "first sample", () -> {
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Waits until the latest sample satisfies {@code condition}; returns it. */
+        Sample await(Duration timeout, String what, java.util.function.Predicate<Sample> condition) {
+            Sample[] seen = new Sample[1];
+            ConnectWorkerCluster.awaitCondition(timeout, what, () -> {
                 synchronized (samples) {
-                    return !samples.isEmpty();
+                    seen[0] = samples.isEmpty() ? null : samples.get(samples.size() - 1);
                 }
+                return seen[0] != null && condition.test(seen[0]);
             });
-            Map<String, Long> start = firstSample(samples).endOffsets();
-            // One PostgreSQL transaction, one statement: 100,000 rows in each table.
-            long inserted = System.nanoTime();
-            db.execute("WITH a AS (INSERT INTO ta SELECT g, 'a' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g)"
-                    + " INSERT INTO tb SELECT g, 'b' || g FROM generate_series(1, " + ROWS_PER_TABLE + ") g");
-            expectedEnd[0] = start.get(ta) + ROWS_PER_TABLE;
-            ConnectWorkerCluster.awaitCondition(WAIT, "every row committed on both table topics", () -> {
-                Map<String, Long> last = lastSample(samples).endOffsets();
-                return last.get(ta) >= expectedEnd[0] && last.get(tb) >= start.get(tb) + ROWS_PER_TABLE
-                        && last.get(transactions) >= start.get(transactions) + 2;
-            });
-            long visible = System.nanoTime();
-            Thread.sleep(300); // a few samples after, to see that nothing moves any more
-            sampling.set(false);
-            sampler.join(10_000);
+            return seen[0];
+        }
 
-            List<Sample> taken;
+        List<Sample> samples() {
             synchronized (samples) {
-                taken = List.copyOf(samples);
+                return List.copyOf(samples);
             }
-            Map<String, Steps> steps = new HashMap<>();
-            for (String topic : topics) {
-                steps.put(topic, steps(taken, topic));
-            }
-            long maxGapMs = 0;
-            List<Long> gaps = new ArrayList<>();
-            for (int i = 1; i < taken.size(); i++) {
-                long gap = TimeUnit.NANOSECONDS.toMillis(taken.get(i).nanos() - taken.get(i - 1).nanos());
-                gaps.add(gap);
-                maxGapMs = Math.max(maxGapMs, gap);
-            }
-            List<Long> sorted = gaps.stream().sorted().toList();
-            long p99 = sorted.isEmpty() ? 0 : sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.99) - 1));
-            log.info("transaction.boundary={}: {} samples over {} ms (gap p99 {} ms, max {} ms); steps per topic: {}", boundary,
-                    taken.size(), TimeUnit.NANOSECONDS.toMillis(visible - inserted), p99, maxGapMs,
-                    steps.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().count() + " " + e.getValue().values())
-                            .collect(Collectors.joining(", ")));
-            assertThat(p99).as("sampled at least every 100 ms (99th percentile of the gaps)").isLessThanOrEqualTo(100);
+        }
 
-            // Every row once, on its topic.
-            for (String table : List.of("ta", "tb")) {
-                List<ConsumerRecord<byte[], byte[]>> records = connect.readAll(name + ".public." + table, Duration.ofSeconds(60));
-                Map<Long, Map<String, String>> rows = TopicReplica.rebuild(records, COLUMNS);
-                assertThat(TopicReplica.duplicates(records)).as("duplicates on %s", table).isZero();
-                assertThat(records).as("records on %s", table).hasSize(ROWS_PER_TABLE + 1);
-                assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(
-                        LongStream.concat(LongStream.rangeClosed(1, ROWS_PER_TABLE), LongStream.of(before)).boxed().toList());
-            }
-            assertThat(connect.readAll(transactions, Duration.ofSeconds(20))).as("BEGIN and END of both transactions").hasSize(4);
-            connect.deleteConnector(name);
-            ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
-                    db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
-            db.execute("SELECT pg_drop_replication_slot('" + slot + "')");
-            db.execute("TRUNCATE ta, tb");
-            return steps;
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.interrupt();
+            thread.join(10_000);
         }
     }
 
@@ -199,18 +217,6 @@ class ConnectorTransactionBoundaryIT {
         Map<String, Long> offsets = new HashMap<>();
         result.forEach((partition, info) -> offsets.put(partition.topic(), info.offset()));
         return new Sample(System.nanoTime(), offsets);
-    }
-
-    private static Sample firstSample(List<Sample> samples) {
-        synchronized (samples) {
-            return samples.get(0);
-        }
-    }
-
-    private static Sample lastSample(List<Sample> samples) {
-        synchronized (samples) {
-            return samples.get(samples.size() - 1);
-        }
     }
 
     private static Steps steps(List<Sample> samples, String topic) {

@@ -22,10 +22,12 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * WorkerSourceTask does: the offset committed per partition is that of the latest record such that it and every
  * record submitted before it were acknowledged (SubmittedRecords), written to the offset store, then
  * {@code task.commit()}. A failed flush writes nothing and calls nothing. A retriable exception from poll is logged
- * and poll called again; any other exception fails the task for good, which the oracle reports. Connect defines no
- * transaction boundaries here; the task runs with {@code transaction.boundary=connector}, and
- * {@link SimulatedTransactions} checks that each Kafka transaction it asks for is one delivery (offsets are still
- * flushed as above, so the at-least-once oracle holds as without transactions).
+ * and poll called again; any other exception fails the task for good, which the oracle reports.
+ *
+ * <p>As Connect's exactly-once task with {@code transaction.boundary=connector} ({@code acknowledgesAtCommit}): the
+ * task gets a transaction context, {@link SimulatedTransactions} checks that each Kafka transaction it asks for is
+ * one delivery, and a record is acknowledged to the task (and its offset flushed) only once its transaction is
+ * committed. Otherwise, as a worker without exactly-once support, the task gets no transaction context.
  */
 final class SimulatedConnect {
 
@@ -102,7 +104,7 @@ final class SimulatedConnect {
                 return;
             }
             emptyPolls = 0;
-            String broken = transactions.handedOver(records);
+            String broken = acknowledgesAtCommit ? transactions.handedOver(records) : null;
             if (broken != null) {
                 failure = "transaction.boundary=connector: " + broken;
                 return;
@@ -268,7 +270,7 @@ final class SimulatedConnect {
 
         @Override
         public org.apache.kafka.connect.source.TransactionContext transactionContext() {
-            return transactions;
+            return acknowledgesAtCommit ? transactions : null;
         }
 
         @Override

@@ -63,8 +63,9 @@ class TaskSimulationTest {
     }
 
     /**
-     * The same scripts under Connect's exactly-once task with {@code transaction.boundary=connector}: acknowledgements
-     * and offsets only once a delivery's transaction is committed. The task must still finish every delivery (its
+     * The same scripts under Connect's exactly-once task with {@code transaction.boundary=connector} (the test above
+     * runs them without a transaction context, as a worker without exactly-once support): acknowledgements and
+     * offsets only once a delivery's transaction is committed. The task must still finish every delivery (its
      * open transaction does not count against {@code max.queue.size}), and each transaction is one delivery.
      */
     @Test
