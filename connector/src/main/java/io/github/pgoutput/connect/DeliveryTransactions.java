@@ -9,6 +9,8 @@ import java.util.function.LongSupplier;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Connector-defined Kafka transactions ({@code transaction.boundary=connector} on a worker with exactly-once source
@@ -38,7 +40,7 @@ import org.apache.kafka.connect.source.TransactionContext;
  */
 final class DeliveryTransactions {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DeliveryTransactions.class);
+    private static final Logger log = LoggerFactory.getLogger(DeliveryTransactions.class);
     /** The producer's own default {@code transaction.timeout.ms}. */
     static final long PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS = 60_000;
 
@@ -46,14 +48,12 @@ final class DeliveryTransactions {
     private final TransactionContext context;
     /** The last records of the deliveries that end in the current poll, in emission order. */
     private final List<SourceRecord> ends = new ArrayList<>();
-    /** Whether records of a delivery were handed over without its last: the Kafka transaction is open. */
-    private boolean insideDelivery;
-    /** The records handed over since the last requested commit: the open Kafka transaction's. */
+    /** The records handed over since the last requested commit: the open Kafka transaction's (a delivery's first part). */
     private long openRecords;
     private final LongSupplier nanoTime;
     private final long timeoutMs;
     private final String slot;
-    /** When the open transaction got its first record of the delivery it is inside; valid while {@link #insideDelivery}. */
+    /** When the open transaction got its first record; valid while {@link #openRecords} is positive. */
     private long openedNanos;
     private boolean warned;
 
@@ -119,7 +119,7 @@ final class DeliveryTransactions {
         for (SourceRecord last : ends) {
             context.commitTransaction(last);
         }
-        boolean wasInside = insideDelivery && ends.isEmpty();
+        boolean wasInside = openRecords > 0 && ends.isEmpty();
         if (ends.isEmpty()) {
             openRecords += records.size();
         } else {
@@ -130,9 +130,8 @@ final class DeliveryTransactions {
             }
             openRecords = records.size() - 1 - at;
         }
-        insideDelivery = openRecords > 0;
         ends.clear();
-        if (!insideDelivery) {
+        if (openRecords == 0) {
             return;
         }
         long now = nanoTime.getAsLong();
@@ -158,7 +157,7 @@ final class DeliveryTransactions {
      * heartbeat would commit the part with the heartbeat's offset).
      */
     boolean insideDelivery() {
-        return insideDelivery;
+        return openRecords > 0;
     }
 
     /** How many records of the open Kafka transaction Connect holds unacknowledged until it commits; 0 without one. */
