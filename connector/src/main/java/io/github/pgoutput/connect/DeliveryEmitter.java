@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
@@ -42,6 +41,16 @@ import org.apache.kafka.connect.source.SourceRecord;
  */
 final class DeliveryEmitter {
 
+    /** Told of each delivery once its last record has been added. */
+    @FunctionalInterface
+    interface Delivered {
+        /**
+         * @param lastRecord the delivery's last record, which carries the offset after it; null when the delivery
+         *                   added no record (all of its changes filtered out, or all already in Kafka)
+         */
+        void delivered(Delivery delivery, SourceRecord lastRecord);
+    }
+
     private record Numbered(Draft draft, long order, Lsn lsn) {
     }
 
@@ -52,11 +61,13 @@ final class DeliveryEmitter {
     private final Map<String, ?> partition;
     private final ResumePoint resume;
     private final List<Numbered> held = new ArrayList<>();
-    private final Consumer<Delivery> delivered;
+    private final Delivered delivered;
     private Lsn lastCompletedEnd;
     private Position position;
     private Delivery current;
     private AcknowledgementTracker.Unit unit;
+    /** The current delivery's record that carries the offset after it, once added. */
+    private SourceRecord lastRecord;
     private long skip;
     private long nextOrder;
     /** The number reserved for the current delivery's BEGIN record until it is written; 0 when there is none to write. */
@@ -68,13 +79,13 @@ final class DeliveryEmitter {
      */
     DeliveryEmitter(TransactionAssembler assembler, ChangeRecordBuilder builder, TransactionTopicRecords transactions,
                     AcknowledgementTracker tracker, Map<String, ?> partition, ResumePoint resume, Position start) {
-        this(assembler, builder, transactions, tracker, partition, resume, start, delivery -> { });
+        this(assembler, builder, transactions, tracker, partition, resume, start, (delivery, lastRecord) -> { });
     }
 
-    /** @param delivered told of each delivery once its last record has been added (for metrics) */
+    /** @param delivered told of each delivery once its last record has been added (metrics, Kafka transactions) */
     DeliveryEmitter(TransactionAssembler assembler, ChangeRecordBuilder builder, TransactionTopicRecords transactions,
                     AcknowledgementTracker tracker, Map<String, ?> partition, ResumePoint resume, Position start,
-                    Consumer<Delivery> delivered) {
+                    Delivered delivered) {
         this.delivered = Objects.requireNonNull(delivered);
         this.assembler = Objects.requireNonNull(assembler);
         this.builder = Objects.requireNonNull(builder);
@@ -158,6 +169,7 @@ final class DeliveryEmitter {
     private void begin(Delivery delivery, List<SourceRecord> out) {
         current = delivery;
         unit = tracker.open();
+        lastRecord = null;
         skip = resume.recordsToSkip(delivery);
         nextOrder = 1;
         if (delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK) {
@@ -195,9 +207,11 @@ final class DeliveryEmitter {
         tracker.ended(unit, end);
         lastCompletedEnd = Lsn.max(lastCompletedEnd, end);
         position = Position.afterDelivery(lastCompletedEnd);
+        SourceRecord last = lastRecord;
         current = null;
         unit = null;
-        delivered.accept(delivery);
+        lastRecord = null;
+        delivered.delivered(delivery, last);
     }
 
     /** Emits the held records; with {@code endsDelivery} the last one carries the offset after the delivery. */
@@ -230,5 +244,8 @@ final class DeliveryEmitter {
         tracker.emitted(unit, record);
         out.add(record);
         position = at;
+        if (last) {
+            lastRecord = record;
+        }
     }
 }

@@ -14,6 +14,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
@@ -30,6 +31,10 @@ public class PgOutputSourceConnector extends SourceConnector {
     private static final String VERSION = readVersion();
     /** Connect's own connector key (its SourceConnectorConfig declares and checks it); read here only to explain. */
     static final String EXACTLY_ONCE_SUPPORT_CONFIG = "exactly.once.support";
+    /** Connect's own connector key ({@code poll}, {@code interval}, {@code connector}); read here only to explain. */
+    static final String TRANSACTION_BOUNDARY_CONFIG = "transaction.boundary";
+    /** The connector's override of its producer's {@code transaction.timeout.ms} (Connect's client override prefix). */
+    static final String PRODUCER_TRANSACTION_TIMEOUT_CONFIG = "producer.override.transaction.timeout.ms";
 
     private final LiveChecks liveChecks;
     private Map<String, String> props;
@@ -76,13 +81,55 @@ public class PgOutputSourceConnector extends SourceConnector {
             }
         }
         explainExactlyOnce(connectorConfigs, config);
+        checkConnectorBoundaries(connectorConfigs, config);
         return config;
+    }
+
+    /**
+     * With {@code transaction.boundary=connector}: a producer transaction timeout that is not a positive number of
+     * milliseconds is an error on its key (the producer would refuse it only when the task starts); a snapshotting
+     * mode is allowed, its rows committed per poll, but not exactly-once, which a WARN says.
+     */
+    private static void checkConnectorBoundaries(Map<String, String> connectorConfigs, Config config) {
+        String boundary = connectorConfigs.get(TRANSACTION_BOUNDARY_CONFIG);
+        if (boundary == null || !boundary.trim().equalsIgnoreCase("connector")) {
+            return;
+        }
+        String timeout = connectorConfigs.get(PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        if (timeout != null && !isPositiveInt(timeout)) {
+            ConfigValue value = config.configValues().stream().filter(v -> v.name().equals(PRODUCER_TRANSACTION_TIMEOUT_CONFIG))
+                    .findFirst().orElseGet(() -> {
+                        ConfigValue added = new ConfigValue(PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+                        config.configValues().add(added);
+                        return added;
+                    });
+            value.addErrorMessage(PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " is '" + timeout + "'; with " + TRANSACTION_BOUNDARY_CONFIG
+                    + "=connector each PostgreSQL transaction is one Kafka transaction, which must end within this many"
+                    + " milliseconds: give a positive number, at most the broker's transaction.max.timeout.ms (900000 by default)");
+        }
+        SnapshotMode mode = snapshotMode(connectorConfigs);
+        if (mode != null && mode != SnapshotMode.NO_DATA) {
+            log.warn("{}=connector with {}={}: each streamed delivery is one Kafka transaction, but the snapshot's rows are"
+                    + " committed per poll, and a snapshot interrupted by a restart is taken again from the start (its rows can"
+                    + " reach Kafka twice); {}={} makes the whole connector exactly-once", TRANSACTION_BOUNDARY_CONFIG,
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode),
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.NO_DATA));
+        }
+    }
+
+    private static boolean isPositiveInt(String text) {
+        try {
+            return Integer.parseInt(text.trim()) > 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**
      * Exactly-once delivery, with workers that have {@code exactly.once.source.support=enabled}: Connect writes each
      * {@code poll()} batch and its source offsets in one Kafka transaction (the default, poll-based transaction
-     * boundaries; this connector does not define its own). Streamed changes then reach {@code read_committed}
+     * boundaries), or, with {@code transaction.boundary=connector}, each delivery (see
+     * {@link #canDefineTransactionBoundaries}). Streamed changes then reach {@code read_committed}
      * consumers exactly once across task restarts, rebalances and worker loss: a restarted task resumes at the stored
      * offset, which names the last record in Kafka to the position inside its transaction, and skips everything
      * PostgreSQL sends again up to there.
@@ -94,6 +141,17 @@ public class PgOutputSourceConnector extends SourceConnector {
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
         return snapshotMode(connectorConfig) == SnapshotMode.NO_DATA ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
+    }
+
+    /**
+     * Supported whatever the configuration: with {@code transaction.boundary=connector} the task asks Connect to commit
+     * after the last record of each delivery (an ordinary commit, a PREPARED delivery, a COMMITTED or ROLLED_BACK
+     * outcome, a logical message, a heartbeat), so each is one Kafka transaction with its offset, however many polls
+     * its records take. Snapshot rows, which are not deliveries, are committed per poll, as with poll boundaries.
+     */
+    @Override
+    public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
+        return ConnectorTransactionBoundaries.SUPPORTED;
     }
 
     /** With {@code exactly.once.support=required} and a snapshotting mode, says on {@code snapshot.mode} why Connect refuses. */

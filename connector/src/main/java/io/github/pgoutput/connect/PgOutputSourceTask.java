@@ -106,6 +106,8 @@ public class PgOutputSourceTask extends SourceTask {
     private String numbering;
     /** Context headers, skipped operations, message filter: built once per start (one runId per task run). */
     private RecordBuilders recordBuilders;
+    /** With {@code transaction.boundary=connector}: one Kafka transaction per delivery. */
+    private DeliveryTransactions transactions = new DeliveryTransactions(null);
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -133,6 +135,12 @@ public class PgOutputSourceTask extends SourceTask {
         recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
+        transactions = DeliveryTransactions.of(context, props, clock::nanoTime, config.slotName());
+        if (transactions.connectorDefined()) {
+            log.info("Slot {}: {}=connector: each delivery and its offset are one Kafka transaction, which must end within"
+                    + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),
+                    PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
+        }
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
@@ -183,6 +191,7 @@ public class PgOutputSourceTask extends SourceTask {
             ConnectException classified = ErrorClassifier.classify(Phase.failureContext(current, config.slotName()), e);
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
+            transactions.abandoned();
             batch.clear();
             Phase next = Phase.recoveryOf(phase);
             release(phase);
@@ -287,8 +296,13 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private Phase snapshot(Snapshotting s) throws InterruptedException {
-        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
-        if (room > 0 && s.snapshot().fill(batch, room, s.builder())) {
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - queued());
+        boolean completed = room > 0 && s.snapshot().fill(batch, room, s.builder());
+        if (!batch.isEmpty()) {
+            // Snapshot rows are not deliveries: with connector-defined boundaries each poll's rows are one transaction.
+            transactions.ended(batch.get(batch.size() - 1));
+        }
+        if (completed) {
             snapshotMetrics.completed();
             return s.thenStream() ? new Connecting() : new Idle();
         }
@@ -296,7 +310,7 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     private Phase stream(Streaming s) {
-        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - tracker.unacknowledged());
+        int room = Math.min(config.maxBatchSize(), config.maxQueueSize() - queued());
         if (room > 0) {
             boolean idle = s.emitter().fill(batch, room);
             if (idle) {
@@ -313,12 +327,21 @@ public class PgOutputSourceTask extends SourceTask {
         return s;
     }
 
+    /**
+     * The records that count against {@code max.queue.size}: the unacknowledged ones, less those of an open Kafka
+     * transaction under connector-defined boundaries, which Connect acknowledges only once the delivery's last record
+     * lets it commit.
+     */
+    private int queued() {
+        return (int) Math.max(0, tracker.unacknowledged() - transactions.openRecords());
+    }
+
     /** Cheap per-poll updates (no per-record work); the retained-WAL query runs only every few seconds. */
     private void updateMetrics(Streaming s) {
         metrics.recordsEmitted(batch.size());
         metrics.session(s.stream().receivedLsn(), s.stream().durableLsn(), s.stream().serverWalEnd());
         metrics.assembly(s.assembler().openStreamedTransactions(), s.assembler().spillUsage().bytes());
-        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - tracker.unacknowledged() - batch.size()));
+        metrics.queueRemainingCapacity(Math.max(0, config.maxQueueSize() - queued() - batch.size()));
         pipeline.refreshRetainedWal(metrics);
     }
 
@@ -332,6 +355,7 @@ public class PgOutputSourceTask extends SourceTask {
                 tracker.unacknowledged(), SourceOffsets.encode(emitted));
         List<SourceRecord> handedOver = List.copyOf(batch);
         batch.clear();
+        transactions.handedOver(handedOver);
         return handedOver;
     }
 
@@ -356,7 +380,13 @@ public class PgOutputSourceTask extends SourceTask {
                     decoder::decode, config.preparedTransactionMode(), config.spillMemoryBufferBytes());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilders.create(pipeline.typeCatalog()),
                     recordBuilders.transactionTopicRecords(),
-                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted, metrics::deliveryEmitted);
+                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted,
+                    (delivery, lastRecord) -> {
+                        metrics.deliveryEmitted(delivery);
+                        if (lastRecord != null) {
+                            transactions.ended(lastRecord);
+                        }
+                    });
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
         } catch (RuntimeException e) {
@@ -385,10 +415,16 @@ public class PgOutputSourceTask extends SourceTask {
         if (interval <= 0 || clock.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
             return;
         }
+        if (transactions.insideDelivery()) {
+            // Idle after a reconnect inside a delivery: the rest of it comes first, in the same Kafka transaction.
+            return;
+        }
         lastHeartbeatNanos = clock.nanoTime();
         Lsn at = Lsn.max(emitted.lsn(), idleMark);
         if (at.isValid()) {
-            batch.add(s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at));
+            SourceRecord beat = s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at);
+            batch.add(beat);
+            transactions.ended(beat);
         }
     }
 

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Exactly-once source support: workers with {@code exactly.once.source.support=enabled} and the connector with
  * {@code exactly.once.support=required} write each poll's records and offsets in one Kafka transaction. While small
  * transactions keep committing, the task is restarted over REST and then loses its worker; a {@code read_committed}
- * consumer still sees every change exactly once, and the transaction topic every BEGIN and END once.
+ * consumer still sees every change exactly once, and the transaction topic every BEGIN and END once. The same with
+ * {@code transaction.boundary=connector}, where a Kafka transaction is a delivery and spans polls.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class ExactlyOnceSourceIT {
@@ -36,17 +37,30 @@ class ExactlyOnceSourceIT {
 
     @PostgresTest(representative = 17)
     void readCommittedConsumerSeesEveryChangeOnceAcrossATaskRestartAndAWorkerLoss(PostgresDatabase db) {
+        run(db, "eos", "poll");
+    }
+
+    @PostgresTest(representative = 17)
+    void readCommittedConsumerSeesEveryChangeOnceAcrossATaskRestartAndAWorkerLossWithConnectorDefinedBoundaries(PostgresDatabase db) {
+        run(db, "eosc", "connector");
+    }
+
+    /** The workload, the restart and the worker loss, with {@code transaction.boundary} {@code boundary}. */
+    private static void run(PostgresDatabase db, String prefix, String boundary) {
         // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: the worker the run on
         // the previous version stopped is replaced, and names are per version.
         connect.restoreWorkers();
-        String name = "eos" + db.majorVersion();
+        String name = prefix + db.majorVersion();
+        String slot = prefix + "_slot";
         String topic = name + ".public.t";
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
-        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "eos_slot");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
         config.put("exactly.once.support", "required");
+        config.put("transaction.boundary", boundary);
         config.put("provide.transaction.metadata", "true"); // off by default, as in Debezium; its topic is checked below
         // Three records per poll, so Kafka transactions (one per poll) also end inside a delivery (BEGIN, insert,
-        // update, END) and a restart must resume at the right record within it.
+        // update, END) and a restart must resume at the right record within it; with connector boundaries a
+        // delivery's transaction stays open across polls instead.
         config.put("max.batch.size", "3");
         config.put("max.queue.size", "64");
         config.put("status.update.interval.ms", "500");
@@ -61,7 +75,7 @@ class ExactlyOnceSourceIT {
         connect.configureConnector(name, config);
         String firstWorker = connect.awaitRunning(name, 1, WAIT).tasks().get(0).workerId();
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
-                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
 
         int committed;
         try (ContinuousWorkload workload = new ContinuousWorkload(db).start()) {
@@ -80,8 +94,8 @@ class ExactlyOnceSourceIT {
                             && !status.tasks().get(0).workerId().equals(firstWorker), WAIT).tasks().get(0).workerId();
             awaitMoreRecordsThan(topic, beforeLoss + 50);
             committed = workload.stop();
-            log.info("EOS: {} transactions; task restarted after {} records, worker {} lost after {} records, task resumed on {}",
-                    committed, beforeRestart, firstWorker, beforeLoss, secondWorker);
+            log.info("EOS ({}): {} transactions; task restarted after {} records, worker {} lost after {} records, task resumed on {}",
+                    boundary, committed, beforeRestart, firstWorker, beforeLoss, secondWorker);
         }
 
         Map<Long, Map<String, String>> expected = TopicReplica.fromDatabase(db.query("SELECT id::text, name FROM t ORDER BY id"),
@@ -103,7 +117,7 @@ class ExactlyOnceSourceIT {
 
         connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
-                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'eos_slot' AND active").isEmpty());
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
     }
 
     private static void awaitMoreRecordsThan(String topic, int count) {

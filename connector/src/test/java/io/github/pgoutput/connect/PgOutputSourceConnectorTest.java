@@ -100,7 +100,9 @@ class PgOutputSourceConnectorTest {
         assertThat(connector.exactlyOnceSupport(defaults)).as("snapshot.mode=initial by default").isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(whenNeeded)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(nonsense)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
-        assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.UNSUPPORTED);
+        assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
+        assertThat(connector.canDefineTransactionBoundaries(defaults)).as("snapshot rows are committed per poll")
+                .isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
     }
 
     @Test
@@ -119,6 +121,35 @@ class PgOutputSourceConnectorTest {
         props.put("exactly.once.support", "requested");
         props.put("snapshot.mode", "initial");
         assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+    }
+
+    @Test
+    void withConnectorBoundariesAProducerTransactionTimeoutThatIsNotAPositiveNumberIsAnErrorOnItsKey() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("snapshot.mode", "no_data");
+        props.put("exactly.once.support", "required");
+        props.put("transaction.boundary", "connector");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+        props.put("producer.override.transaction.timeout.ms", "900000");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+
+        props.put("producer.override.transaction.timeout.ms", "ten minutes");
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(null).validate(props));
+
+        assertThat(errors).containsOnlyKeys("producer.override.transaction.timeout.ms");
+        assertThat(errors.get("producer.override.transaction.timeout.ms")).singleElement().asString()
+                .contains("'ten minutes'").contains("transaction.max.timeout.ms");
+        props.put("transaction.boundary", "poll");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("Connect's boundaries: not ours to check").isEmpty();
+    }
+
+    @Test
+    void withConnectorBoundariesASnapshottingModeIsAcceptedUnlessExactlyOnceIsRequired() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("transaction.boundary", "connector");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("snapshot rows committed per poll").isEmpty();
+        props.put("exactly.once.support", "required");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).containsOnlyKeys("snapshot.mode");
     }
 
     private static Map<String, List<String>> errors(Config config) {

@@ -23,6 +23,11 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * record submitted before it were acknowledged (SubmittedRecords), written to the offset store, then
  * {@code task.commit()}. A failed flush writes nothing and calls nothing. A retriable exception from poll is logged
  * and poll called again; any other exception fails the task for good, which the oracle reports.
+ *
+ * <p>As Connect's exactly-once task with {@code transaction.boundary=connector} ({@code acknowledgesAtCommit}): the
+ * task gets a transaction context, {@link SimulatedTransactions} checks that each Kafka transaction it asks for is
+ * one delivery, and a record is acknowledged to the task (and its offset flushed) only once its transaction is
+ * committed. Otherwise, as a worker without exactly-once support, the task gets no transaction context.
  */
 final class SimulatedConnect {
 
@@ -45,11 +50,28 @@ final class SimulatedConnect {
     private final Map<Map<String, ?>, Map<String, Object>> committedOffsets = new HashMap<>();
     private final Deque<Submitted> submitted = new ArrayDeque<>();
     private final Map<SourceRecord, Submitted> bySubmission = new java.util.IdentityHashMap<>();
+    private final SimulatedTransactions transactions = new SimulatedTransactions();
+    /**
+     * With {@link #acknowledgesAtCommit}: records Kafka has acknowledged whose transaction is still open; Connect's
+     * exactly-once task calls {@code commitRecord} for a transaction's records only once it has committed it.
+     */
+    private final Map<SourceRecord, Submitted> heldUntilCommit = new java.util.IdentityHashMap<>();
+    private final boolean acknowledgesAtCommit;
     private PgOutputSourceTask task;
     private String failure;
     private int emptyPolls;
 
     SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory) {
+        this(server, kafka, random, stats, spillDirectory, false);
+    }
+
+    /**
+     * @param acknowledgesAtCommit as Connect's exactly-once task: a record's {@code commitRecord}, and its offset in
+     *                             a flush, only once the Kafka transaction holding it has been committed
+     */
+    SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory,
+                     boolean acknowledgesAtCommit) {
+        this.acknowledgesAtCommit = acknowledgesAtCommit;
         this.server = server;
         this.kafka = kafka;
         this.random = random;
@@ -82,12 +104,23 @@ final class SimulatedConnect {
                 return;
             }
             emptyPolls = 0;
+            String broken = acknowledgesAtCommit ? transactions.handedOver(records) : null;
+            if (broken != null) {
+                failure = "transaction.boundary=connector: " + broken;
+                return;
+            }
             for (SourceRecord record : records) {
                 Submitted entry = new Submitted(record);
                 submitted.addLast(entry);
                 bySubmission.put(record, entry);
                 kafka.send(record);
                 stats.count("records");
+            }
+            for (SourceRecord committed : transactions.drainCommitted()) {
+                Submitted held = heldUntilCommit.remove(committed);
+                if (held != null) {
+                    release(held);
+                }
             }
         } catch (RetriableException e) {
             stats.count("retriable poll failures");
@@ -117,10 +150,19 @@ final class SimulatedConnect {
 
     private void acknowledged(SourceRecord record) {
         Submitted entry = bySubmission.remove(record);
-        if (entry != null) {
-            entry.acknowledged = true;
-            task.commitRecord(record, null);
+        if (entry == null) {
+            return;
         }
+        if (acknowledgesAtCommit && transactions.isOpen(record)) {
+            heldUntilCommit.put(record, entry);
+            return;
+        }
+        release(entry);
+    }
+
+    private void release(Submitted entry) {
+        entry.acknowledged = true;
+        task.commitRecord(entry.record, null);
     }
 
     /** Connect's periodic offset commit; {@code fails}: the offset store write fails. */
@@ -152,6 +194,8 @@ final class SimulatedConnect {
     /** The worker dies: no stop(), unacknowledged records kept or lost by the seed. */
     void kill() {
         kafka.crash();
+        transactions.aborted();
+        heldUntilCommit.clear();
         submitted.clear();
         bySubmission.clear();
         task = null;
@@ -164,6 +208,8 @@ final class SimulatedConnect {
         if (task != null) {
             task.stop();
         }
+        transactions.aborted();
+        heldUntilCommit.clear();
         submitted.clear();
         bySubmission.clear();
         task = null;
@@ -175,6 +221,11 @@ final class SimulatedConnect {
 
     int emptyPolls() {
         return emptyPolls;
+    }
+
+    /** The Kafka transactions the task asked Connect to commit. */
+    long transactionsCommitted() {
+        return transactions.committed();
     }
 
     int inFlight() {
@@ -215,6 +266,11 @@ final class SimulatedConnect {
                     return all;
                 }
             };
+        }
+
+        @Override
+        public org.apache.kafka.connect.source.TransactionContext transactionContext() {
+            return acknowledgesAtCommit ? transactions : null;
         }
 
         @Override

@@ -99,7 +99,8 @@ final class SimulationRun {
                 violations.add("CONFIRMED_PAST_UNACKNOWLEDGED: " + problem);
             }
         }, stats);
-        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory);
+        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory,
+                script.acknowledgesAtCommit());
         SimulationConfig config = script.config();
         boolean metadataAlways = config.metadata();
         boolean stageUsed = config.stage();
@@ -169,6 +170,7 @@ final class SimulationRun {
         }
         stats.add("transactions", script.history().items().stream().filter(i -> i != null && i.isTransaction()).count());
         stats.add("sessions", server[0].sessions());
+        stats.add("kafka transactions committed", connect.transactionsCommitted());
         return new Result(script, violations, stats);
     }
 

@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
  * Connect runtime's own choices (acknowledgement order, what an unacknowledged record becomes at a crash) come
  * from the seed too, as the run goes. What a failing seed prints, and what the shrinker makes smaller. Immutable.
  */
-record SimulationScript(long seed, SimulationConfig config, SimulationHistory history, List<Fault> faults) {
+record SimulationScript(long seed, SimulationConfig config, SimulationHistory history, List<Fault> faults,
+                        boolean acknowledgesAtCommit) {
 
     enum FaultKind {
         /** The scripted stream throws ReplicationConnectionLostException at read call number {@code at}. */
@@ -63,21 +64,30 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
                 faults.add(new Fault(FaultKind.SPILL_IO_ERROR, 1 + random.nextInt(records * 2 + 5), null));
             }
         }
-        return new SimulationScript(seed, config, history, faults);
+        return new SimulationScript(seed, config, history, faults, false);
+    }
+
+    /**
+     * The same script under Connect's exactly-once task: {@code commitRecord} (and a record's offset) only once the
+     * Kafka transaction holding it is committed, transactions being the task's own (one per delivery).
+     */
+    SimulationScript acknowledgingAtCommit() {
+        return new SimulationScript(seed, config, history, faults, true);
     }
 
     SimulationScript withFaults(List<Fault> fewer) {
-        return new SimulationScript(seed, config, history, List.copyOf(fewer));
+        return new SimulationScript(seed, config, history, List.copyOf(fewer), acknowledgesAtCommit);
     }
 
     SimulationScript withHistory(SimulationHistory smaller) {
-        return new SimulationScript(seed, config, smaller, faults);
+        return new SimulationScript(seed, config, smaller, faults, acknowledgesAtCommit);
     }
 
     String describe() {
         StringBuilder out = new StringBuilder();
         out.append("  seed ").append(seed).append(" (replay: -Dsimulation.seed=").append(seed).append(")\n");
-        out.append("  configuration: ").append(config.describe()).append('\n');
+        out.append("  configuration: ").append(config.describe())
+                .append(acknowledgesAtCommit ? " (exactly-once: acknowledged at transaction commit)" : "").append('\n');
         out.append("  WAL history (").append(history.presentIds().size()).append(" items):\n").append(history.describe());
         out.append("  faults (").append(faults.size()).append("):\n");
         for (Fault fault : faults) {

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * reproduction.
  *
  * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 8000) from {@code -Dsimulation.firstSeed} (default 1);
- * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run.
+ * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run. The same scripts run again under
+ * Connect's exactly-once task ({@code -Dsimulation.exactlyOnceSeeds=N}, default 2000): acknowledgements only at the
+ * commit of a delivery's Kafka transaction.
  */
 class TaskSimulationTest {
 
@@ -57,6 +59,22 @@ class TaskSimulationTest {
 
     @Test
     void everyCommittedChangeReachesKafkaAndNothingAbortedDoesUnderFaults() throws IOException {
+        simulate(Long.getLong("simulation.seeds", 8_000L), SimulationScript::draw, "simulation-summary.txt");
+    }
+
+    /**
+     * The same scripts under Connect's exactly-once task with {@code transaction.boundary=connector} (the test above
+     * runs them without a transaction context, as a worker without exactly-once support): acknowledgements and
+     * offsets only once a delivery's transaction is committed. The task must still finish every delivery (its
+     * open transaction does not count against {@code max.queue.size}), and each transaction is one delivery.
+     */
+    @Test
+    void withConnectorBoundariesAndAcknowledgementsAtCommitEveryDeliveryIsOneTransactionAndAllArrive() throws IOException {
+        simulate(Long.getLong("simulation.exactlyOnceSeeds", 2_000L), seed -> SimulationScript.draw(seed).acknowledgingAtCommit(),
+                "simulation-exactly-once-summary.txt");
+    }
+
+    private static void simulate(long count, java.util.function.LongFunction<SimulationScript> draw, String summaryFile) throws IOException {
         List<Long> seeds = new ArrayList<>();
         Long single = Long.getLong("simulation.seed");
         if (single != null) {
@@ -66,7 +84,6 @@ class TaskSimulationTest {
                 seeds.add(seed);
             }
             long first = Long.getLong("simulation.firstSeed", 1L);
-            long count = Long.getLong("simulation.seeds", 8_000L);
             for (long seed = first; seed < first + count; seed++) {
                 if (!seeds.contains(seed)) {
                     seeds.add(seed);
@@ -78,7 +95,7 @@ class TaskSimulationTest {
         Map<String, SimulationRun.Result> firstByKind = new LinkedHashMap<>();
         long started = System.nanoTime();
         for (long seed : seeds) {
-            SimulationRun.Result result = SimulationRun.run(SimulationScript.draw(seed));
+            SimulationRun.Result result = SimulationRun.run(draw.apply(seed));
             totals.addAll(result.stats());
             if (result.failed()) {
                 failingByKind.computeIfAbsent(result.kind(), k -> new ArrayList<>()).add(seed);
@@ -88,9 +105,10 @@ class TaskSimulationTest {
         double seconds = (System.nanoTime() - started) / 1e9;
         StringBuilder report = new StringBuilder();
         report.append(String.format("simulation: %d seeds in %.1f s (%.0f seeds/s)%n", seeds.size(), seconds, seeds.size() / seconds));
-        report.append(String.format("  transactions %d, task starts %d, sessions %d, polls %d, records %d, frames %d%n",
+        report.append(String.format("  transactions %d, task starts %d, sessions %d, polls %d, records %d, frames %d,"
+                        + " Kafka transactions (one per delivery) %d%n",
                 totals.counter("transactions"), totals.counter("task starts"), totals.counter("sessions"), totals.counter("polls"),
-                totals.counter("records"), totals.counter("frames")));
+                totals.counter("records"), totals.counter("frames"), totals.counter("kafka transactions committed")));
         report.append("  faults injected ").append(totals.faultsTotal()).append(": ").append(totals.faults()).append('\n');
         int failing = failingByKind.values().stream().mapToInt(List::size).sum();
         report.append("  failing seeds ").append(failing).append('\n');
@@ -105,7 +123,7 @@ class TaskSimulationTest {
         });
         String text = report + reproductions.toString();
         System.out.println(text);
-        Path summary = Path.of("target", "simulation-summary.txt");
+        Path summary = Path.of("target", summaryFile);
         Files.createDirectories(summary.getParent());
         Files.writeString(summary, String.format("seeds=%d%nseconds=%.1f%ntransactions=%d%nruns=%d%nfaults=%d%nfaults_by_kind=%s%nviolations=%d%nviolations_by_kind=%s%n",
                 seeds.size(), seconds, totals.counter("transactions"), seeds.size(), totals.faultsTotal(), totals.faults(), failing,

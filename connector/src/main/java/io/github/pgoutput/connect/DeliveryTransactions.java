@@ -1,0 +1,172 @@
+package io.github.pgoutput.connect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connector-defined Kafka transactions ({@code transaction.boundary=connector} on a worker with exactly-once source
+ * support): each delivery's records and its source offset are written in one Kafka transaction, which Connect
+ * commits after the delivery's last record. A {@code read_committed} consumer then sees a PostgreSQL transaction
+ * (or a PREPARED delivery, a COMMITTED or ROLLED_BACK outcome, a logical message, a heartbeat) whole or not at all,
+ * on every topic it touches.
+ *
+ * <p>The records of one delivery may span many polls: the Kafka transaction then stays open across them. A delivery
+ * whose records are all filtered out has no records and needs no commit; one that has records always emits its last
+ * one, the record that carries the offset after the delivery. Commits are requested only when the poll holding the
+ * record hands its records to Connect: a poll that fails hands nothing over, and the records it built come again.
+ * Snapshot records are not deliveries; each snapshot poll's records are one transaction, as with poll boundaries.
+ *
+ * <p>Connect acknowledges the records of a transaction ({@code commitRecord}) only once it has committed it, so the
+ * records of the open transaction cannot count against {@code max.queue.size}: the delivery could never reach its
+ * last record, and the transaction never commit. {@link #openRecords()} is what the task leaves out. Connect holds
+ * those records in memory until the commit, so a delivery's size costs worker heap.
+ *
+ * <p>A delivery must reach its last record within the producer's {@code transaction.timeout.ms} (60 s unless the
+ * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
+ * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
+ *
+ * <p>Without connector-defined boundaries Connect gives no {@link TransactionContext} and this does nothing.
+ *
+ * <p>Not thread-safe: the task's poll thread only.
+ */
+final class DeliveryTransactions {
+
+    private static final Logger log = LoggerFactory.getLogger(DeliveryTransactions.class);
+    /** The producer's own default {@code transaction.timeout.ms}. */
+    static final long PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS = 60_000;
+
+    /** Connect's, or null when Connect defines the transaction boundaries (or does not use transactions). */
+    private final TransactionContext context;
+    /** The last records of the deliveries that end in the current poll, in emission order. */
+    private final List<SourceRecord> ends = new ArrayList<>();
+    /** The records handed over since the last requested commit: the open Kafka transaction's (a delivery's first part). */
+    private long openRecords;
+    private final LongSupplier nanoTime;
+    private final long timeoutMs;
+    private final String slot;
+    /** When the open transaction got its first record; valid while {@link #openRecords} is positive. */
+    private long openedNanos;
+    private boolean warned;
+
+    /** For tests: the producer's default timeout, the system clock. */
+    DeliveryTransactions(TransactionContext context) {
+        this(context, System::nanoTime, PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS, "slot");
+    }
+
+    /**
+     * @param timeoutMs the producer's {@code transaction.timeout.ms}
+     * @param slot      the slot's name, for the log
+     */
+    DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot) {
+        this.context = context;
+        this.nanoTime = nanoTime;
+        this.timeoutMs = timeoutMs;
+        this.slot = slot;
+    }
+
+    /**
+     * The transactions of the task with {@code context} and the connector configuration {@code props} (which hold the
+     * connector's producer overrides); a runtime older than Kafka 3.3 has no transaction context.
+     */
+    static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot) {
+        String override = props.get(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        long timeoutMs = PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS;
+        if (override != null) {
+            try {
+                timeoutMs = Long.parseLong(override.trim());
+            } catch (NumberFormatException e) {
+                // The producer refuses it when it starts, with its own message; keep the default for the WARN.
+            }
+        }
+        return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot);
+    }
+
+    long timeoutMs() {
+        return timeoutMs;
+    }
+
+    /** Whether the delivery in the open transaction was warned about for nearing the transaction timeout. */
+    boolean warnedOfTimeout() {
+        return warned;
+    }
+
+    /** Whether the connector defines the Kafka transactions ({@code transaction.boundary=connector}). */
+    boolean connectorDefined() {
+        return context != null;
+    }
+
+    /** {@code last}, in the current poll's records, ends a delivery (or a snapshot batch): commit after it. */
+    void ended(SourceRecord last) {
+        if (context != null) {
+            ends.add(last);
+        }
+    }
+
+    /** {@code records}, the current poll's, go to Connect: request the commits after the deliveries that ended in it. */
+    void handedOver(List<SourceRecord> records) {
+        if (context == null || records.isEmpty()) {
+            return;
+        }
+        for (SourceRecord last : ends) {
+            context.commitTransaction(last);
+        }
+        boolean wasInside = openRecords > 0 && ends.isEmpty();
+        if (ends.isEmpty()) {
+            openRecords += records.size();
+        } else {
+            SourceRecord lastEnd = ends.get(ends.size() - 1);
+            int at = records.size() - 1;
+            while (at >= 0 && records.get(at) != lastEnd) {
+                at--;
+            }
+            openRecords = records.size() - 1 - at;
+        }
+        ends.clear();
+        if (openRecords == 0) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        if (!wasInside) {
+            openedNanos = now;
+            warned = false;
+            return;
+        }
+        long openMs = TimeUnit.NANOSECONDS.toMillis(now - openedNanos);
+        if (!warned && openMs > timeoutMs / 2) {
+            warned = true;
+            log.warn("Slot {}: one delivery has kept its Kafka transaction open for {} ms, and the producer's transaction.timeout.ms"
+                    + " is {} ms: the broker aborts a transaction open longer, and the task then fails and starts the delivery"
+                    + " again. For transactions this big, set {} on the connector (at most the broker's transaction.max.timeout.ms,"
+                    + " 900000 by default) and connector.client.config.override.policy=All on the workers", slot, openMs, timeoutMs,
+                    PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        }
+    }
+
+    /**
+     * Whether the open Kafka transaction holds part of a delivery. After a reconnect it stays open until PostgreSQL
+     * has sent that delivery again and its remaining records are emitted; nothing else may join it meanwhile (a
+     * heartbeat would commit the part with the heartbeat's offset).
+     */
+    boolean insideDelivery() {
+        return openRecords > 0;
+    }
+
+    /** How many records of the open Kafka transaction Connect holds unacknowledged until it commits; 0 without one. */
+    long openRecords() {
+        return openRecords;
+    }
+
+    /** The current poll's records never reach Connect. */
+    void abandoned() {
+        ends.clear();
+    }
+}
