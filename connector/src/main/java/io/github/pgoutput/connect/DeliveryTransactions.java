@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.source.TransactionContext;
@@ -53,13 +54,15 @@ final class DeliveryTransactions {
     private final LongSupplier nanoTime;
     private final long timeoutMs;
     private final String slot;
+    /** {@code transaction.max.records}: the most records the open transaction may hold. */
+    private final long maxOpenRecords;
     /** When the open transaction got its first record; valid while {@link #openRecords} is positive. */
     private long openedNanos;
     private boolean warned;
 
     /** For tests: the producer's default timeout, the system clock. */
     DeliveryTransactions(TransactionContext context) {
-        this(context, System::nanoTime, PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS, "slot");
+        this(context, System::nanoTime, PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS, "slot", Long.MAX_VALUE);
     }
 
     /**
@@ -67,6 +70,12 @@ final class DeliveryTransactions {
      * @param slot      the slot's name, for the log
      */
     DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot) {
+        this(context, nanoTime, timeoutMs, slot, Long.MAX_VALUE);
+    }
+
+    /** @param maxOpenRecords {@code transaction.max.records} */
+    DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot, long maxOpenRecords) {
+        this.maxOpenRecords = maxOpenRecords;
         this.context = context;
         this.nanoTime = nanoTime;
         this.timeoutMs = timeoutMs;
@@ -77,7 +86,8 @@ final class DeliveryTransactions {
      * The transactions of the task with {@code context} and the connector configuration {@code props} (which hold the
      * connector's producer overrides); a runtime older than Kafka 3.3 has no transaction context.
      */
-    static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot) {
+    static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot,
+                                   long maxOpenRecords) {
         String override = props.get(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         long timeoutMs = PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS;
         if (override != null) {
@@ -87,7 +97,8 @@ final class DeliveryTransactions {
                 // The producer refuses it when it starts, with its own message; keep the default for the WARN.
             }
         }
-        return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot);
+        return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot,
+                maxOpenRecords);
     }
 
     long timeoutMs() {
@@ -133,6 +144,16 @@ final class DeliveryTransactions {
         ends.clear();
         if (openRecords == 0) {
             return;
+        }
+        if (openRecords > maxOpenRecords) {
+            // Connect holds the open transaction's records in heap until it commits: a bound, not a silent split.
+            throw new ConnectException("Slot '" + slot + "': one delivery has put " + openRecords + " records into its open"
+                    + " Kafka transaction, more than " + PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG + "="
+                    + maxOpenRecords + " (transaction.boundary=connector keeps them all in worker heap until the commit)."
+                    + " Nothing of it is committed: the transaction aborts and the delivery comes again when the task is"
+                    + " restarted. Raise " + PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG + " with the worker's"
+                    + " heap and " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + ", or use"
+                    + " transaction.boundary=poll");
         }
         long now = nanoTime.getAsLong();
         if (!wasInside) {

@@ -454,6 +454,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int MAX_QUEUE_SIZE_DEFAULT = 8192;
     private static final String MAX_QUEUE_SIZE_DISPLAY = "Max queue size";
 
+    public static final String TRANSACTION_MAX_RECORDS_CONFIG = "transaction.max.records";
+    private static final String TRANSACTION_MAX_RECORDS_DOC = "With transaction.boundary=connector: the most records one "
+            + "delivery may hold in its open Kafka transaction. Connect keeps every record of the open transaction in "
+            + "worker heap until it commits, so a larger delivery fails the task, naming this key, instead of exhausting "
+            + "the heap; its transaction aborts and it comes again once the task is restarted. Raise it together with "
+            + "the worker's heap (roughly the record size times this number) and producer.override.transaction.timeout.ms, "
+            + "or use transaction.boundary=poll. Without connector boundaries it has no effect.";
+    private static final int TRANSACTION_MAX_RECORDS_DEFAULT = 250_000;
+    private static final String TRANSACTION_MAX_RECORDS_DISPLAY = "Max records per Kafka transaction";
+
     // ---- The ConfigDef -------------------------------------------------------------------------------------
 
     public static final ConfigDef CONFIG_DEF = configDef();
@@ -606,6 +616,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, MAX_BATCH_SIZE_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT, MAX_BATCH_SIZE_DISPLAY);
         def.define(MAX_QUEUE_SIZE_CONFIG, Type.INT, MAX_QUEUE_SIZE_DEFAULT, ConfigDef.Range.atLeast(2),
                 Importance.LOW, MAX_QUEUE_SIZE_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT, MAX_QUEUE_SIZE_DISPLAY);
+        def.define(TRANSACTION_MAX_RECORDS_CONFIG, Type.INT, TRANSACTION_MAX_RECORDS_DEFAULT, ConfigDef.Range.atLeast(1),
+                Importance.LOW, TRANSACTION_MAX_RECORDS_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT,
+                TRANSACTION_MAX_RECORDS_DISPLAY);
         return def;
     }
 
@@ -856,6 +869,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public int maxQueueSize() {
         return getInt(MAX_QUEUE_SIZE_CONFIG);
+    }
+
+    public int transactionMaxRecords() {
+        return getInt(TRANSACTION_MAX_RECORDS_CONFIG);
     }
 
     private List<Pattern> patterns(String key) {

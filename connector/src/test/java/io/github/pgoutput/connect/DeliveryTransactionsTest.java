@@ -240,6 +240,66 @@ class DeliveryTransactionsTest {
     }
 
     @Test
+    void aDeliveryLargerThanTransactionMaxRecordsFailsTheTaskNamingTheKeyAndNothingOfItIsCommitted() {
+        PgOutputMessage[] body = IntStream.rangeClosed(1, 50).mapToObj(id -> insert(1, id)).toArray(PgOutputMessage[]::new);
+        RecordingTransactionContext context = new RecordingTransactionContext();
+        DeliveryTransactions boundaries = new DeliveryTransactions(context, System::nanoTime, 60_000, "slot", 20);
+        TopicNames topics = new TopicNames("p", "hb");
+        ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, new AvroNames("p"),
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> Map.of()), true, (s, t) -> true);
+        Position start = Position.afterDelivery(Lsn.INVALID);
+        DeliveryEmitter emitter = new DeliveryEmitter(Deliveries.assembler(spill, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, body))),
+                builder, null, new AcknowledgementTracker(), PARTITION, new ResumePoint(start, Lsn.INVALID, "n1"), start,
+                (delivery, last) -> boundaries.ended(last));
+
+        int handedOver = 0;
+        Throwable failure = null;
+        while (failure == null) {
+            List<SourceRecord> batch = new ArrayList<>();
+            emitter.fill(batch, 7);
+            try {
+                boundaries.handedOver(batch);
+                handedOver += batch.size();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+
+        // 7, 14, 21: the third poll takes the open transaction past 20 records.
+        assertThat(handedOver).isEqualTo(14);
+        assertThat(failure).isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
+                .hasMessageContaining("transaction.max.records=20").hasMessageContaining("21 records")
+                .hasMessageContaining("transaction.boundary=poll");
+        assertThat(context.commitRequests).isEmpty();
+    }
+
+    @Test
+    void aDeliveryOfExactlyTransactionMaxRecordsIsCommitted() {
+        PgOutputMessage[] body = IntStream.rangeClosed(1, 20).mapToObj(id -> insert(1, id)).toArray(PgOutputMessage[]::new);
+        RecordingTransactionContext context = new RecordingTransactionContext();
+        DeliveryTransactions boundaries = new DeliveryTransactions(context, System::nanoTime, 60_000, "slot", 20);
+        TopicNames topics = new TopicNames("p", "hb");
+        ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, new AvroNames("p"),
+                new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> Map.of()), true, (s, t) -> true);
+        Position start = Position.afterDelivery(Lsn.INVALID);
+        DeliveryEmitter emitter = new DeliveryEmitter(Deliveries.assembler(spill, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, body))),
+                builder, null, new AcknowledgementTracker(), PARTITION, new ResumePoint(start, Lsn.INVALID, "n1"), start,
+                (delivery, last) -> boundaries.ended(last));
+
+        List<SourceRecord> all = new ArrayList<>();
+        boolean idle = false;
+        while (!idle) {
+            List<SourceRecord> batch = new ArrayList<>();
+            idle = emitter.fill(batch, 7);
+            boundaries.handedOver(batch);
+            all.addAll(batch);
+        }
+
+        assertThat(all).hasSize(20);
+        assertThat(context.commitRequests).singleElement().isSameAs(all.get(19));
+    }
+
+    @Test
     void aPollThatFailsRequestsNoCommit() {
         RecordingTransactionContext context = new RecordingTransactionContext();
         DeliveryTransactions boundaries = new DeliveryTransactions(context);
