@@ -32,12 +32,14 @@ public final class ExportedSnapshot implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExportedSnapshot.class);
 
     private final Connection replication;
+    private final boolean temporary;
     private final String slotName;
     private final Lsn consistentPoint;
     private final String snapshotName;
 
-    private ExportedSnapshot(Connection replication, String slotName, Lsn consistentPoint, String snapshotName) {
+    private ExportedSnapshot(Connection replication, boolean temporary, String slotName, Lsn consistentPoint, String snapshotName) {
         this.replication = replication;
+        this.temporary = temporary;
         this.slotName = slotName;
         this.consistentPoint = consistentPoint;
         this.snapshotName = snapshotName;
@@ -69,7 +71,7 @@ public final class ExportedSnapshot implements AutoCloseable {
             st.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
             try (ResultSet rs = st.executeQuery(command)) {
                 rs.next();
-                ExportedSnapshot exported = new ExportedSnapshot(replication, rs.getString("slot_name"),
+                ExportedSnapshot exported = new ExportedSnapshot(replication, temporary, rs.getString("slot_name"),
                         Lsn.parse(rs.getString("consistent_point")), rs.getString("snapshot_name"));
                 LOG.info("Created {}replication slot {} at consistent point {} with exported snapshot {}{}", temporary ? "temporary " : "",
                         exported.slotName, exported.consistentPoint, exported.snapshotName, failover ? " (failover)" : "");
@@ -162,10 +164,21 @@ public final class ExportedSnapshot implements AutoCloseable {
 
     /**
      * Closes the replication connection: the exported snapshot can no longer be imported (transactions that imported
-     * it keep it). A temporary slot is dropped with it; a permanent one stays.
+     * it keep it). A permanent slot stays. A temporary slot is dropped first, on this connection, so it is gone when
+     * this returns: PostgreSQL drops it only when the walsender exits, some time after the client hangs up, and a task
+     * restarted at once (or a second snapshot) would otherwise find the name still taken (SQLState 42710). The slot
+     * was created by this session, so it is nobody else's.
      */
     @Override
     public void close() {
+        if (temporary) {
+            try (Statement st = replication.createStatement()) {
+                st.execute("DROP_REPLICATION_SLOT " + slotName);
+            } catch (SQLException e) {
+                LOG.debug("dropping temporary replication slot {} before closing its connection failed ({}); it goes when"
+                        + " the walsender exits", slotName, e.getMessage());
+            }
+        }
         closeQuietly(replication);
     }
 
