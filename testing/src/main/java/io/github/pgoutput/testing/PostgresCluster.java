@@ -109,6 +109,130 @@ public final class PostgresCluster implements AutoCloseable {
                 + lastFailure.getMessage(), lastFailure);
     }
 
+    /**
+     * Starts a hot standby of this running server, streaming from it on the physical slot {@code physicalSlot}
+     * (created here, with its WAL reserved before the base backup starts, unless it exists): a base backup through
+     * {@link BaseBackup}, {@code standby.signal}, {@code primary_conninfo} (with {@code dbname}, which slot
+     * synchronisation needs), {@code hot_standby_feedback=on} and, on PostgreSQL 17+, {@code sync_replication_slots=on}
+     * so failover slots are synchronised. The standby settings and {@code settings} go into the copy's
+     * {@code postgresql.auto.conf}, read after everything copied from this server. {@link #close()} on the result
+     * stops it and deletes its files, as for any server.
+     */
+    public PostgresCluster startStandby(String physicalSlot, Map<String, String> settings) {
+        String slot = physicalSlot.replace("'", "''");
+        execute("postgres", "SELECT pg_create_physical_replication_slot('" + slot + "', true) WHERE NOT EXISTS "
+                + "(SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "')");
+        IOException lastFailure = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            PostgresCluster standby = null;
+            try {
+                Path base = Files.createTempDirectory("kcpg-pg" + majorVersion() + "-standby-");
+                OsCommands.giveToServerUser(base);
+                standby = new PostgresCluster(installation, base, freePort());
+                standby.registerShutdownHook();
+                BaseBackup.take(this, standby.dataDirectory);
+                Files.write(standby.dataDirectory.resolve("postgresql.auto.conf"),
+                        standby.standbySettings(this, physicalSlot, settings), StandardOpenOption.APPEND);
+                Path signal = Files.createFile(standby.dataDirectory.resolve("standby.signal"));
+                OsCommands.giveToServerUser(signal);
+                standby.startServer();
+                return standby;
+            } catch (IOException e) {
+                lastFailure = e;
+                if (standby != null) {
+                    standby.close();
+                }
+                if (!String.valueOf(e.getMessage()).contains("could not bind")) {
+                    break;
+                }
+            }
+        }
+        throw new IllegalStateException("a standby of " + this + " did not start: " + lastFailure.getMessage(), lastFailure);
+    }
+
+    private List<String> standbySettings(PostgresCluster primary, String physicalSlot, Map<String, String> given) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("port", Integer.toString(port));
+        settings.put("unix_socket_directories", "'" + baseDirectory + "'");
+        settings.put("primary_conninfo", "'host=" + HOST + " port=" + primary.port() + " user=" + SUPERUSER
+                + " dbname=postgres application_name=" + physicalSlot + "'");
+        settings.put("primary_slot_name", "'" + physicalSlot + "'");
+        settings.put("hot_standby", "on");
+        settings.put("hot_standby_feedback", "on");
+        if (majorVersion() >= 17) {
+            settings.put("sync_replication_slots", "on");
+            // A list copied from the primary would name slots this server does not have once it is promoted.
+            settings.put("synchronized_standby_slots", "''");
+        }
+        settings.putAll(given);
+        List<String> lines = new ArrayList<>();
+        lines.add("# kafka-connect-pgoutput test standby of " + primary);
+        settings.forEach((name, value) -> lines.add(name + " = " + value));
+        return lines;
+    }
+
+    /** Promotes this standby and waits until it accepts writes ({@code pg_ctl promote -w}). */
+    public void promote() {
+        try {
+            pgCtl(List.of("promote", "-w", "-t", "60"));
+        } catch (IOException e) {
+            throw new IllegalStateException("pg_ctl promote of " + this + " failed: " + e.getMessage()
+                    + "\n--- server log tail ---\n" + logTail(30), e);
+        }
+    }
+
+    /** Whether this server is a standby ({@code pg_is_in_recovery()}). */
+    public boolean inRecovery() {
+        return "t".equals(queryValue("postgres", "SELECT pg_is_in_recovery()"));
+    }
+
+    /** This primary's current WAL write position ({@code pg_current_wal_lsn()}), as PostgreSQL prints it. */
+    public String currentWalLsn() {
+        return queryValue("postgres", "SELECT pg_current_wal_lsn()");
+    }
+
+    /** Waits until this standby has replayed WAL up to {@code lsn} (as PostgreSQL prints it). */
+    public void awaitReplayed(String lsn, java.time.Duration timeout) {
+        String literal = "'" + lsn.replace("'", "''") + "'::pg_lsn";
+        await(timeout, "replayed WAL up to " + lsn,
+                "SELECT coalesce(pg_last_wal_replay_lsn() >= " + literal + ", false)");
+    }
+
+    /**
+     * Waits until this standby (PostgreSQL 17+) holds the logical slot {@code slot} synchronised from its primary and
+     * ready for use after a promotion: {@code synced} and no longer {@code temporary} (a synced slot stays temporary
+     * until the primary's slot has moved past where the standby could reserve WAL, and a promotion drops it then).
+     */
+    public void awaitSyncedSlot(String slot, java.time.Duration timeout) {
+        await(timeout, "synchronised the failover slot " + slot,
+                "SELECT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot.replace("'", "''")
+                        + "' AND synced AND NOT temporary)");
+    }
+
+    /** Runs a query on {@code database} that yields exactly one value, as text. */
+    public String queryValue(String database, String sql) {
+        try (Connection connection = connect(database); Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery(sql)) {
+            if (!rows.next()) {
+                throw new IllegalStateException("no row from " + sql + " on " + this);
+            }
+            return rows.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("query failed on " + this + ": " + sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void await(java.time.Duration timeout, String what, String condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!"t".equals(queryValue("postgres", condition))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(this + " has not " + what + " within " + timeout
+                        + "\n--- server log tail ---\n" + logTail(30));
+            }
+            sleep(100);
+        }
+    }
+
     public int majorVersion() {
         return installation.majorVersion();
     }
