@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.record.MessageKeyColumns;
+import io.github.pgoutput.replication.ServerAddresses;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -98,6 +99,21 @@ final class ConfigValidators {
                 throw new ConfigException(name, value, e.getMessage());
             }
         }, () -> "<schema.table regex>:<column>[,<column>...] entries separated by ';'");
+    }
+
+    /** database.hostname: one host or a comma-separated list, each {@code host} or {@code host:port}. */
+    static ConfigDef.Validator hostnameValidator() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value == null) {
+                return; // a missing required key: ConfigDef says so itself
+            }
+            try {
+                // The port given here only fills entries without one; database.port has its own range check.
+                ServerAddresses.parse(value.toString(), 5432);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }, () -> "host[:port][,host[:port]...]");
     }
 
     static ConfigDef.Validator spillBackendValidator() {

@@ -57,11 +57,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     // ---- Database ------------------------------------------------------------------------------------------
 
     public static final String DATABASE_HOSTNAME_CONFIG = "database.hostname";
-    private static final String DATABASE_HOSTNAME_DOC = "Host name or IP address of the PostgreSQL server.";
+    private static final String DATABASE_HOSTNAME_DOC = "Host name or IP address of the PostgreSQL server, or a "
+            + "comma-separated list of a primary and its standbys, each host or host:port ([address]:port for IPv6; "
+            + "without a port, database.port). With a list the connector connects to whichever server is the primary "
+            + "at the time, so after a failover it follows the promoted standby (see slot.failover).";
     private static final String DATABASE_HOSTNAME_DISPLAY = "Host";
 
     public static final String DATABASE_PORT_CONFIG = "database.port";
-    private static final String DATABASE_PORT_DOC = "TCP port of the PostgreSQL server.";
+    private static final String DATABASE_PORT_DOC = "TCP port of the PostgreSQL server, and of each host in "
+            + "database.hostname that names no port of its own.";
     private static final int DATABASE_PORT_DEFAULT = 5432;
     private static final String DATABASE_PORT_DISPLAY = "Port";
 
@@ -206,9 +210,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public static final String SLOT_MAX_RETRIES_CONFIG = "slot.max.retries";
     private static final String SLOT_MAX_RETRIES_DOC = "How many times the task tries again, slot.retry.delay.ms "
             + "apart, to start streaming from slot.name while another walsender holds it; then the task fails with "
-            + "the holder named in its status. 0 fails at the first refusal. The default budget (6 x 10 s) covers the "
-            + "default wal_sender_timeout (60 s), within which an earlier session of this connector that lost its "
-            + "client lets go of the slot.";
+            + "the holder named in its status; likewise while the server refuses as a standby (read-only, or its synced "
+            + "failover slot not usable yet) during a promotion. 0 fails at the first refusal. The default budget "
+            + "(6 x 10 s) covers the default wal_sender_timeout (60 s), within which an earlier session of this "
+            + "connector that lost its client lets go of the slot.";
     private static final int SLOT_MAX_RETRIES_DEFAULT = 6;
     private static final String SLOT_MAX_RETRIES_DISPLAY = "Busy slot retries";
 
@@ -471,7 +476,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int order = 0;
-        def.define(DATABASE_HOSTNAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(DATABASE_HOSTNAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.hostnameValidator(),
                 Importance.HIGH, DATABASE_HOSTNAME_DOC, GROUP_DATABASE, ++order, Width.LONG, DATABASE_HOSTNAME_DISPLAY);
         def.define(DATABASE_PORT_CONFIG, Type.INT, DATABASE_PORT_DEFAULT, ConfigDef.Range.between(1, 65535),
                 Importance.HIGH, DATABASE_PORT_DOC, GROUP_DATABASE, ++order, Width.SHORT, DATABASE_PORT_DISPLAY);

@@ -163,7 +163,7 @@ public class PgOutputSourceTask extends SourceTask {
                 // hand: a database that is restarting right now must not do that. The first polls decide instead,
                 // and Connect retries what poll() throws as retriable.
                 log.warn("Slot {}: {}; deciding on a later poll", config.slotName(), classified.getMessage());
-                if (slotInUse(e) != null) {
+                if (boundedRefusal(e) != null) {
                     busySlotRefusals++;
                     phase = backOff(new Planning(), config.slotRetryDelayMs());
                 } else {
@@ -198,12 +198,12 @@ public class PgOutputSourceTask extends SourceTask {
             release(phase);
             phase = next;
             if (classified instanceof RetriableException) {
-                ReplicationConnectionLostException busy = slotInUse(e);
+                ReplicationConnectionLostException busy = boundedRefusal(e);
                 if (busy == null) {
                     phase = backOff(next, RECONNECT_BACKOFF_MS);
                     log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
                 } else if (++busySlotRefusals > config.slotMaxRetries()) {
-                    throw new ConnectException("Slot '" + config.slotName() + "' is still held by another walsender after "
+                    throw new ConnectException("Slot '" + config.slotName() + "': " + busy.boundedBecause() + " after "
                             + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
                             + PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG + ", "
                             + PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);
@@ -263,10 +263,18 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     /** The refusal of a slot held by another walsender in {@code error}'s cause chain, or null. */
-    private static ReplicationConnectionLostException slotInUse(Throwable error) {
+    /**
+     * The refusal in {@code error} that the task retries only slot.max.retries times: a slot another walsender holds,
+     * or a server that is (still) a standby during a promotion (also a read-only refusal that reached the task as a
+     * plain SQLException, from a path that does not classify its own errors). Null for anything else.
+     */
+    private static ReplicationConnectionLostException boundedRefusal(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof ReplicationConnectionLostException lost && lost.isSlotInUse()) {
+            if (t instanceof ReplicationConnectionLostException lost && lost.isBounded()) {
                 return lost;
+            }
+            if (t instanceof SQLException sql && "25006".equals(sql.getSQLState())) {
+                return ReplicationConnectionLostException.standby(sql.getMessage(), sql);
             }
         }
         return null;

@@ -40,13 +40,22 @@ public final class PgConnections {
     }
 
     private static String url(ReplicationSettings settings) {
-        String host = settings.host().contains(":") && !settings.host().startsWith("[") ? "[" + settings.host() + "]" : settings.host();
+        String hosts = ServerAddresses.forUrl(ServerAddresses.parse(settings.host(), settings.port()));
         String database = URLEncoder.encode(settings.database(), StandardCharsets.UTF_8).replace("+", "%20");
-        return "jdbc:postgresql://" + host + ":" + settings.port() + "/" + database;
+        return "jdbc:postgresql://" + hosts + "/" + database;
     }
 
     private static Properties common(ReplicationSettings settings) {
         Properties props = new Properties();
+        if (ServerAddresses.parse(settings.host(), settings.port()).size() > 1) {
+            // A primary and its standbys: connect to whichever accepts writes now, so the task follows a promotion.
+            // One host keeps pgjdbc's default (any), so a connector may still be pointed at a standby on purpose
+            // (logical decoding on a standby, PostgreSQL 16+).
+            PGProperty.TARGET_SERVER_TYPE.set(props, "primary");
+            // pgjdbc remembers for hostRecheckSeconds (default 10) which host was a standby; a promoted one must be
+            // tried again at the next reconnect, not 10 s later.
+            PGProperty.HOST_RECHECK_SECONDS.set(props, 1);
+        }
         PGProperty.USER.set(props, settings.user());
         if (settings.password() != null) {
             PGProperty.PASSWORD.set(props, settings.password());

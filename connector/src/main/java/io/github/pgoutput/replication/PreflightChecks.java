@@ -46,7 +46,7 @@ public final class PreflightChecks {
         try (Connection sql = PgConnections.openSql(settings)) {
             return check(sql, settings, true);
         } catch (SQLException e) {
-            ReplicationException failure = SqlErrors.classify(e, "connecting to " + settings.host() + ":" + settings.port()
+            ReplicationException failure = SqlErrors.classify(e, "connecting to " + ServerAddresses.describe(settings.host(), settings.port())
                     + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
             return List.of(new Problem(failure.setting(), failure.getMessage(), failure instanceof ReplicationConnectionLostException));
         }

@@ -64,8 +64,8 @@ final class SessionSetup {
             return new Prepared(major, protocol, slot, guardInterval(sql, settings.keepaliveGuardInterval()),
                     failoverReadiness(sql, settings, major));
         } catch (SQLException e) {
-            throw SqlErrors.classify(e, "preparing replication from slot '" + settings.slotName() + "' on " + settings.host() + ":"
-                    + settings.port() + "/" + settings.database(), Setting.HOSTNAME);
+            throw SqlErrors.classify(e, "preparing replication from slot '" + settings.slotName() + "' on "
+                    + ServerAddresses.describe(settings.host(), settings.port()) + "/" + settings.database(), Setting.HOSTNAME);
         }
     }
 

@@ -28,6 +28,11 @@ final class SqlErrors {
         if (state.equals("55006")) {
             return ReplicationConnectionLostException.slotInUse(text + transientHint(state), e);
         }
+        if (state.equals("25006") || isSyncedSlotRefusal(state, e)) {
+            return ReplicationConnectionLostException.standby(text + "; the server is a standby or its promotion has not"
+                    + " ended; the task tries again (if it goes on, check that database.hostname names the primary, or"
+                    + " lists the primary and its standbys)", e);
+        }
         if (isTransient(state)) {
             return new ReplicationConnectionLostException(transientSetting(state, fallback), text + transientHint(state), e);
         }
@@ -40,6 +45,16 @@ final class SqlErrors {
                     + "; grant the role the needed privilege (ALTER ROLE ... REPLICATION, or table ownership for a FILTERED publication)", e);
             default -> new ReplicationSetupException(fallback, text, e);
         };
+    }
+
+    /**
+     * A standby's synced failover slot refuses decoding until the promotion ends (PostgreSQL 17+: SQLState 55000,
+     * "This replication slot is being synchronized from the primary server."). 55000 alone also means a permanent
+     * misconfiguration such as wal_level, so the server's words tell them apart (English messages, lc_messages=C or
+     * en; a translated one stays permanent, which fails closed).
+     */
+    static boolean isSyncedSlotRefusal(String state, SQLException e) {
+        return state.equals("55000") && String.valueOf(e.getMessage()).contains("being synchronized from the primary");
     }
 
     /** Whether a failure with {@code state} goes away by itself: the one table, {@link SqlStates}. */

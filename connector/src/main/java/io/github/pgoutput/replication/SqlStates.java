@@ -29,6 +29,12 @@ import java.util.List;
  *       most wal_sender_timeout). If another client really uses the slot, the task retries it slot.max.retries
  *       times, slot.retry.delay.ms apart, and then fails; the default budget outlasts the default
  *       wal_sender_timeout, so a healthy connector does not fail during a rebalance</td></tr>
+ *   <tr><td>25006 read-only SQL transaction</td><td>transient, bounded</td><td>the server is a standby: a
+ *       promotion in progress behind an endpoint that follows the primary; the task retries it slot.max.retries times,
+ *       slot.retry.delay.ms apart, and then fails (database.hostname may name a standby)</td></tr>
+ *   <tr><td>55000 "replication slot is being synchronized from the primary server"</td><td>transient,
+ *       bounded</td><td>the slot's server is a standby still, or its promotion has not ended; as 25006. Every other
+ *       55000 (wrong wal_level, ...) is permanent; told apart in {@link SqlErrors}</td></tr>
  *   <tr><td>57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now</td><td>transient</td><td>the
  *       server is restarting or in recovery</td></tr>
  *   <tr><td>28xxx invalid authorization</td><td>permanent</td><td>wrong user or password, or pg_hba.conf refuses
@@ -83,6 +89,9 @@ public final class SqlStates {
             // its client is gone (at most wal_sender_timeout). The task bounds these retries (slot.max.retries).
             new Entry("55006", true, "object in use (a replication slot still held by a previous connection "
                     + "is released within wal_sender_timeout), will retry"),
+            // A standby refuses writes: during a promotion behind an endpoint that follows the primary this ends within
+            // seconds. The task bounds these retries (slot.max.retries).
+            new Entry("25006", true, "the server is a read-only standby (a promotion in progress?), will retry"),
             // Administrator or crash shutdown, server starting up or in recovery.
             new Entry("57P01", true, "server shutting down or starting up, will retry"),
             new Entry("57P02", true, "server shutting down or starting up, will retry"),

@@ -266,6 +266,9 @@ public class PgOutputSourceConnectorConfigTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "database.hostname | ''",
+        "database.hostname | 'pg-a,,pg-b'",
+        "database.hostname | 'pg-a:port'",
+        "database.hostname | 'pg-a:70000,pg-b'",
         "database.port | 0",
         "database.port | 65536",
         "database.port | five",

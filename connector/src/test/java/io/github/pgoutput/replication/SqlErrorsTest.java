@@ -41,4 +41,26 @@ class SqlErrorsTest {
         assertThat(e.setting()).isEqualTo(Setting.SLOT_NAME);
         assertThat(e.getMessage()).contains("is active for PID 42").contains("retry later");
     }
+
+    @Test
+    void aReadOnlyStandbyIsABoundedRefusalBlamedOnTheHostname() {
+        ReplicationConnectionLostException e = (ReplicationConnectionLostException) SqlErrors.classify(
+                new SQLException("cannot execute CREATE_REPLICATION_SLOT in a read-only transaction", "25006"), "starting", Setting.SLOT_NAME);
+        assertThat(e.isBounded()).isTrue();
+        assertThat(e.isSlotInUse()).isFalse();
+        assertThat(e.setting()).isEqualTo(Setting.HOSTNAME);
+        assertThat(e.getMessage()).contains("read-only").contains("standby").contains("database.hostname");
+    }
+
+    /** The words PostgreSQL 17 says, seen in PhysicalStandbyIT. */
+    @Test
+    void aSyncedSlotOnAStandbyIsABoundedRefusalButOther55000sStayPermanent() {
+        ReplicationException synced = SqlErrors.classify(new SQLException("ERROR: cannot use replication slot \"fo\" for logical decoding\n"
+                + "  Detail: This replication slot is being synchronized from the primary server.", "55000"), "starting", Setting.SLOT_NAME);
+        ReplicationException walLevel = SqlErrors.classify(new SQLException("logical decoding requires \"wal_level\" >= \"logical\"", "55000"),
+                "starting", Setting.SLOT_NAME);
+
+        assertThat(synced).isInstanceOfSatisfying(ReplicationConnectionLostException.class, e -> assertThat(e.isBounded()).isTrue());
+        assertThat(walLevel).isInstanceOf(ReplicationSetupException.class);
+    }
 }

@@ -61,8 +61,8 @@ class SqlStatesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"08000", "08001", "08003", "08006", "40001", "40P01", "53000", "53100", "53200", "53300",
-        "53400", "55006", "57P01", "57P02", "57P03"})
-    void connectionResourceRollbackShutdownAndBusySlotStatesAreTransient(String state) {
+        "53400", "55006", "25006", "57P01", "57P02", "57P03"})
+    void connectionResourceRollbackShutdownBusySlotAndReadOnlyStandbyStatesAreTransient(String state) {
         assertThat(SqlStates.isTransient(state)).isTrue();
     }
 
