@@ -68,8 +68,12 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(PgOutputSourceTask.class);
     /** How long an idle poll waits before returning null, so that Connect does not spin. */
     static final long IDLE_WAIT_MS = 100;
-    /** Pause before reconnecting after a transient failure. */
-    static final long RECONNECT_BACKOFF_MS = 2_000;
+    /**
+     * Pause before reconnecting after a transient failure. During a failover the task waits in these steps for a
+     * standby to be promoted, so they bound the time from the promotion to the first new record; an attempt costs one
+     * connection per host in database.hostname.
+     */
+    static final long RECONNECT_BACKOFF_MS = 1_000;
     /** How long the confirmed LSN may stay behind emitted deliveries before a WARN: the slot retains WAL meanwhile. */
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */

@@ -53,6 +53,19 @@ public final class ReplicationSession implements ReplicationStream {
     /** pgjdbc's last-receive LSN as seen after the previous read; a rise without a frame means a keepalive came. */
     private volatile Lsn receiveLsnAfterLastRead;
 
+    /**
+     * How long the stream may bring nothing new before a read probes the connection. pgjdbc's non-blocking read takes
+     * the end of the stream (a server that died and closed the socket) for "no message yet", so a dead server was
+     * noticed only when the next periodic status update failed, status.update.interval.ms or more later. A probe is
+     * a status update that asks for a reply: against a live server it costs one small message each way; against a
+     * closed socket the first write draws a reset and the next one fails, so a dead server is noticed within about
+     * two probe intervals.
+     */
+    static final Duration SILENCE_PROBE_INTERVAL = Duration.ofSeconds(1);
+    /** When a frame or a rise of the receive LSN last came; only the reading thread uses these two. */
+    private long lastProgressNanos = System.nanoTime();
+    private long lastProbeNanos = System.nanoTime();
+
     private ReplicationSession(ReplicationSettings settings, SessionSetup.Prepared prepared, Connection connection,
                                PGReplicationStream stream, Lsn startLsn) {
         this.settings = settings;
@@ -158,11 +171,15 @@ public final class ReplicationSession implements ReplicationStream {
             ByteBuffer payload = stream.readPending();
             keeper.streamUsed();
             Lsn receive = Lsn.of(stream.getLastReceiveLSN().asLong());
+            long now = System.nanoTime();
             if (payload == null) {
                 // Only keepalives were read, and pgjdbc raises its receive LSN to a keepalive's walEnd when that is
                 // larger. A rise here therefore is a keepalive walEnd, received after every frame handed out so far.
                 if (receive.isAfter(receiveLsnAfterLastRead) && receive.isAfter(serverWalEnd)) {
                     serverWalEnd = receive;
+                }
+                if (receive.isAfter(receiveLsnAfterLastRead)) {
+                    lastProgressNanos = now;
                 }
                 receiveLsnAfterLastRead = receive;
                 checkServerWarnings();
@@ -170,8 +187,14 @@ public final class ReplicationSession implements ReplicationStream {
                     throw new ReplicationConnectionLostException(Setting.HOSTNAME, "the server ended the replication stream of slot '"
                             + settings.slotName() + "'; the task reconnects by itself", null);
                 }
+                long probe = SILENCE_PROBE_INTERVAL.toNanos();
+                if (now - lastProgressNanos >= probe && now - lastProbeNanos >= probe) {
+                    lastProbeNanos = now;
+                    stream.forceUpdateStatus();
+                }
                 return null;
             }
+            lastProgressNanos = now;
             receiveLsnAfterLastRead = receive;
             return new WalFrame(payload, receive);
         } catch (SQLException e) {

@@ -79,10 +79,12 @@ class PrimaryFailoverIT {
             }, "failover-writer");
             writer.start();
             Thread.sleep(1_000);
+            long stopping = System.nanoTime();
             primary.stop("immediate");
             writing.set(false);
             writer.join(10_000);
 
+            long stopped = System.nanoTime();
             standby.promote();
             long promoted = System.nanoTime();
             AtomicLong after = new AtomicLong(AFTER_PROMOTION);
@@ -97,8 +99,13 @@ class PrimaryFailoverIT {
                 }
             }
             assertThat(firstNew).as("a record of a row inserted after the promotion, within " + WAIT).isPositive();
-            System.out.printf("PrimaryFailoverIT PostgreSQL %d: first new record %d ms after the promotion ended%n",
-                    version, TimeUnit.NANOSECONDS.toMillis(firstNew - promoted));
+            long millis = TimeUnit.NANOSECONDS.toMillis(firstNew - promoted);
+            System.out.printf("PrimaryFailoverIT PostgreSQL %d: first new record %d ms after the promotion ended"
+                            + " (stop -m immediate took %d ms, promotion %d ms)%n", version, millis,
+                    TimeUnit.NANOSECONDS.toMillis(stopped - stopping), TimeUnit.NANOSECONDS.toMillis(promoted - stopped));
+            // The goal is under 5 s; the bound leaves room for a loaded machine and still fails when the dead
+            // primary is noticed only at the next periodic status update (10 s apart by default; 18 s were measured).
+            assertThat(millis).as("ms from the promotion to the first new record").isLessThan(10_000);
 
             Set<Long> onNewPrimary = java.util.Arrays.stream(standby.queryValue("postgres", "SELECT string_agg(id::text, ',') FROM items")
                     .split(",")).map(Long::valueOf).collect(Collectors.toCollection(TreeSet::new));
