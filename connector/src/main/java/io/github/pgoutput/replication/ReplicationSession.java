@@ -61,7 +61,7 @@ public final class ReplicationSession implements ReplicationStream {
      * closed socket the first write draws a reset and the next one fails, so a dead server is noticed within about
      * two probe intervals.
      */
-    static final Duration SILENCE_PROBE_INTERVAL = Duration.ofSeconds(1);
+    static final Duration SILENCE_PROBE_INTERVAL = Duration.ofMillis(500);
     /** When a frame or a rise of the receive LSN last came; only the reading thread uses these two. */
     private long lastProgressNanos = System.nanoTime();
     private long lastProbeNanos = System.nanoTime();

@@ -45,6 +45,7 @@ class PgOutputSourceTaskPhasesTest {
     private final List<Integer> failingOpens = new ArrayList<>();
     /** openStream calls numbered from 1 that are refused because another walsender holds the slot. */
     private final List<Integer> busyOpens = new ArrayList<>();
+    private final List<Integer> standbyOpens = new ArrayList<>();
     /** Configuration on top of the minimal one. */
     private final Map<String, String> extraProps = new java.util.HashMap<>();
     /** The frames every stream serves, from its start. */
@@ -148,6 +149,10 @@ class PgOutputSourceTaskPhasesTest {
             if (busyOpens.contains(streamsOpenedAt.size())) {
                 throw io.github.pgoutput.replication.ReplicationConnectionLostException.slotInUse(
                         "slot 'phases_slot' is in use by another consumer (walsender PID 4242, application_name 'pg_recvlogical')", null);
+            }
+            if (standbyOpens.contains(streamsOpenedAt.size())) {
+                throw io.github.pgoutput.replication.ReplicationConnectionLostException.standby(
+                        "cannot execute START_REPLICATION in a read-only transaction [SQLState 25006]", null);
             }
             if (failingOpens.contains(streamsOpenedAt.size())) {
                 throw new io.github.pgoutput.replication.ReplicationConnectionLostException(
@@ -329,6 +334,28 @@ class PgOutputSourceTaskPhasesTest {
                     .hasMessageContaining("still held by another walsender after 2 retries 500 ms apart")
                     .hasMessageContaining("slot.max.retries").hasMessageContaining("walsender PID 4242");
             assertThat(streamsOpenedAt).hasSize(3);
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void aServerThatStaysAStandbyIsRetriedSlotMaxRetriesTimesThenFailsTheTaskWithWhatItSaid() throws InterruptedException {
+        extraProps.put("slot.max.retries", "1");
+        extraProps.put("slot.retry.delay.ms", "500");
+        standbyOpens.addAll(List.of(1, 2));
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThatThrownBy(task::poll).as("a standby, retried").isInstanceOf(RetriableException.class);
+            nanos.addAndGet(499 * 1_000_000L);
+            assertThat(task.poll()).as("slot.retry.delay.ms not over yet").isNull();
+            nanos.addAndGet(1_000_000L);
+
+            assertThatThrownBy(task::poll).as("still a standby after the one retry").isInstanceOf(ConnectException.class)
+                    .isNotInstanceOf(RetriableException.class)
+                    .hasMessageContaining("the server is still a standby after 1 retries 500 ms apart")
+                    .hasMessageContaining("read-only transaction [SQLState 25006]");
+            assertThat(streamsOpenedAt).hasSize(2);
         } finally {
             task.stop();
         }
