@@ -207,7 +207,8 @@ def write(results, doc):
 
 
 EOS_VARIANTS = [("ours", "at-least-once"), ("ours_eos_poll", "exactly-once, `transaction.boundary=poll`"),
-                ("ours_eos_connector", "exactly-once, `transaction.boundary=connector`")]
+                ("ours_eos_connector", "exactly-once, `transaction.boundary=connector`"),
+                ("ours_eos_batched", "exactly-once, connector, `transaction.batch.max.deliveries=1000`")]
 
 
 def exactly_once(results, section):
@@ -215,7 +216,8 @@ def exactly_once(results, section):
     pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
                    key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
     out = ["Written by `bench/side-by-side.sh --exactly-once` from `bench/results/side-by-side-exactly-once.jsonl`.",
-           "Our connector only, three variants per run, in alternating order, each on a fresh worker, slot and topics,",
+           "Our connector only, one leg per variant and run (order reversed every other run), each on a fresh worker, slot",
+           "and topics,",
            "otherwise as in the side-by-side setup above (same table, PostgreSQL settings, broker, `snapshot.mode=no_data`,",
            "`provide.transaction.metadata=false`):",
            "",
@@ -226,6 +228,9 @@ def exactly_once(results, section):
            "* **exactly-once, connector**: the same with `transaction.boundary=connector` (one Kafka transaction per",
            "  delivery: per PostgreSQL transaction here), `transaction.max.records` raised to the row count (W1 is one",
            "  delivery) and `producer.override.transaction.timeout.ms=600000`.",
+           "* **exactly-once, connector, batched** (`--contenders ours,ours-eos-poll,ours-eos-connector,ours-eos-batched`):",
+           "  the same with `transaction.batch.max.deliveries=1000`, so whole deliveries ending in one poll share a Kafka",
+           "  transaction.",
            "",
            "Every leg, at-least-once included, counts records with a `read_committed` consumer reading the table topic",
            "from the start (an end offset would count the transaction markers too); a leg fails if more records than",

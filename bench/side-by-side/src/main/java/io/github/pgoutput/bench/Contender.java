@@ -23,7 +23,14 @@ enum Contender {
     /** Ours, exactly-once, Connect's default {@code transaction.boundary=poll}: one Kafka transaction per poll. */
     OURS_EOS_POLL("ours_eos_poll"),
     /** Ours, exactly-once, {@code transaction.boundary=connector}: one Kafka transaction per delivery. */
-    OURS_EOS_CONNECTOR("ours_eos_connector");
+    OURS_EOS_CONNECTOR("ours_eos_connector"),
+    /**
+     * As {@link #OURS_EOS_CONNECTOR}, with {@code transaction.batch.max.deliveries}={@value #BATCH_DELIVERIES}: whole
+     * deliveries ending in one poll share a Kafka transaction.
+     */
+    OURS_EOS_BATCHED("ours_eos_batched");
+
+    static final int BATCH_DELIVERIES = 1000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,7 +42,7 @@ enum Contender {
 
     /** Whether the leg's worker needs {@code exactly.once.source.support=enabled}. */
     boolean exactlyOnce() {
-        return this == OURS_EOS_POLL || this == OURS_EOS_CONNECTOR;
+        return this == OURS_EOS_POLL || this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED;
     }
 
     /** Records in the table topic once the leg is complete: one per row for both (neither snapshot writes a truncate). */
@@ -62,7 +69,7 @@ enum Contender {
         config.put("snapshot.mode", workload.snapshot() ? "initial" : "no_data");
         config.put("provide.transaction.metadata", "false");
         switch (this) {
-            case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR -> {
+            case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR, OURS_EOS_BATCHED -> {
                 config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");
                 config.put("spill.directory", spillDir.toString());
             }
@@ -74,12 +81,15 @@ enum Contender {
         if (exactlyOnce()) {
             config.put("exactly.once.support", "required");
         }
-        if (this == OURS_EOS_CONNECTOR) {
+        if (this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED) {
             config.put("transaction.boundary", "connector");
             // W1 and W4 are one delivery each: its whole transaction stays open (and in the worker's heap) until the
             // last row is written, so the record bound and the producer's transaction timeout must both cover it.
             config.put("transaction.max.records", String.valueOf(Math.max(rows, 250_000)));
             config.put("producer.override.transaction.timeout.ms", "600000");
+        }
+        if (this == OURS_EOS_BATCHED) {
+            config.put("transaction.batch.max.deliveries", String.valueOf(BATCH_DELIVERIES));
         }
         return config;
     }
@@ -90,8 +100,9 @@ enum Contender {
             case "dbz", "debezium" -> DEBEZIUM;
             case "ours-eos-poll" -> OURS_EOS_POLL;
             case "ours-eos-connector" -> OURS_EOS_CONNECTOR;
+            case "ours-eos-batched" -> OURS_EOS_BATCHED;
             default -> throw new IllegalArgumentException("unknown contender '" + name
-                    + "' (ours, dbz, ours-eos-poll, ours-eos-connector)");
+                    + "' (ours, dbz, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
         };
     }
 }
