@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
         --no-limits) args+=("$1"); shift ;;
         --exactly-once) exactly_once=1; args+=("$1"); shift ;;
         --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
