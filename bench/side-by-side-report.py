@@ -7,6 +7,9 @@
   side-by-side-report.py write RESULTS.jsonl docs/benchmarks.md
       rewrites the section "## Side by side ..." of the document (up to the next "## " heading) from RESULTS; the
       hand-written "## Side by side: analysis" section after it is left alone.
+  side-by-side-report.py exactly-once RESULTS.jsonl SECTION.md
+      writes the table of a --exactly-once run (our connector at-least-once against its exactly-once variants,
+      issue 16) to SECTION.md, for bench/replace-doc-section.sh docs/benchmarks.md exactly-once-bench SECTION.md.
 """
 import json
 import os
@@ -203,9 +206,73 @@ def write(results, doc):
         f.write(text)
 
 
+EOS_VARIANTS = [("ours", "at-least-once"), ("ours_eos_poll", "exactly-once, `transaction.boundary=poll`"),
+                ("ours_eos_connector", "exactly-once, `transaction.boundary=connector`"),
+                ("ours_eos_batched", "exactly-once, connector, `transaction.batch.max.deliveries=1000`")]
+
+
+def exactly_once(results, section):
+    rows = load(results)
+    pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
+                   key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+    out = ["Written by `bench/side-by-side.sh --exactly-once` from `bench/results/side-by-side-exactly-once.jsonl`.",
+           "Our connector only, one leg per variant and run (order reversed every other run), each on a fresh worker, slot",
+           "and topics,",
+           "otherwise as in the side-by-side setup above (same table, PostgreSQL settings, broker, `snapshot.mode=no_data`,",
+           "`provide.transaction.metadata=false`):",
+           "",
+           "* **at-least-once**: the worker as above.",
+           "* **exactly-once, poll**: the worker with `exactly.once.source.support=enabled`, the connector with",
+           "  `exactly.once.support=required` and Connect's default `transaction.boundary=poll` (one Kafka transaction",
+           "  per `poll()`).",
+           "* **exactly-once, connector**: the same with `transaction.boundary=connector` (one Kafka transaction per",
+           "  delivery: per PostgreSQL transaction here), `transaction.max.records` raised to the row count (W1 is one",
+           "  delivery) and `producer.override.transaction.timeout.ms=600000`.",
+           "* **exactly-once, connector, batched** (`--contenders ours,ours-eos-poll,ours-eos-connector,ours-eos-batched`):",
+           "  the same with `transaction.batch.max.deliveries=1000`, so whole deliveries ending in one poll share a Kafka",
+           "  transaction.",
+           "",
+           "Every leg, at-least-once included, counts records with a `read_committed` consumer reading the table topic",
+           "from the start (an end offset would count the transaction markers too); a leg fails if more records than",
+           "rows arrive. **events/s** = rows ÷ (workload start → the consumer has received the last record). Figures",
+           "are median [min–max] over the runs; **÷ ALO** divides by the at-least-once leg of the same run (median of",
+           "the per-run ratios; per-run values in brackets). The machine is shared (2 cores, other test suites running),",
+           "so absolute figures are noisy: compare the ratios within a run.",
+           "",
+           "| Workload | Heap | Runs | Variant | events/s | ÷ ALO (per run) | Commit → last, s | Peak RSS MiB |",
+           "|---|---|---|---|---|---|---|---|"]
+    for (w, h) in pairs:
+        legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
+        alo = {r["run"]: r for r in legs if r["contender"] == "ours"}
+        runs = max([r["run"] for r in legs], default=0)
+        events = legs[0]["events"] if legs else 0
+        for contender, label in EOS_VARIANTS:
+            mine = [r for r in legs if r["contender"] == contender]
+            if not mine:
+                continue
+            per_run = [r["events_per_s"] / alo[r["run"]]["events_per_s"] for r in mine if r["run"] in alo]
+            rel = "–" if contender == "ours" or not per_run else \
+                f"**{med(per_run):.2f}** ({', '.join(f'{x:.2f}' for x in per_run)})"
+            c2l = [r["commit_to_last_s"] for r in mine if r.get("commit_to_last_s") is not None]
+            out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {label} | "
+                       f"{span([r['events_per_s'] for r in mine], rate)} | {rel} | {span(c2l, secs)} | "
+                       f"{span([r['peak_rss_kib'] for r in mine], mib)} |")
+    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
+    out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
+    for (w, h) in pairs:
+        m = metas.get((w, h))
+        if m:
+            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
+                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
+    with open(section, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "merge":
         merge(*sys.argv[2:8])
+    elif sys.argv[1] == "exactly-once":
+        exactly_once(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3])
     else:

@@ -5,6 +5,7 @@
 #
 #   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
 #                         [--contenders ours,dbz] [--no-limits] [--jfr DIR] [--no-write]
+#   bench/side-by-side.sh --exactly-once [--workloads W1,W2,W3] [--runs 3] [--rows W1=300000]...
 #
 # Defaults: all workloads at the issue's sizes, 3 runs, heaps 2g and 256m, both connectors, limits measured.
 # Every measurement goes to bench/results/side-by-side.jsonl: a run of this script replaces the lines of the
@@ -12,6 +13,11 @@
 # "Side by side" section of docs/benchmarks.md is then rebuilt from that file (bench/side-by-side-report.py).
 # --jfr DIR runs our worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
 # are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
+# --exactly-once (issue 16) runs only our connector, at-least-once against its exactly-once variants (worker with
+# exactly.once.source.support=enabled, connector exactly.once.support=required with transaction.boundary=poll, and
+# with transaction.boundary=connector), on W1-W3 at 2g without the limits unless told otherwise; every leg counts
+# records with a read_committed consumer. Its results go to bench/results/side-by-side-exactly-once.jsonl and the
+# "exactly-once-bench" section of docs/benchmarks.md; the side-by-side results are left alone.
 # Needs: Maven Central once (Debezium's plugin folder, kafka-tools), PostgreSQL client tools (psql, pgbench,
 # pg_recvlogical; Debian's 15 by default, PG_CLIENT_BIN to change).
 set -euo pipefail
@@ -20,14 +26,16 @@ root=$(pwd)
 
 write=1
 jfr=""
+exactly_once=0
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-write) write=0; shift ;;
         --jfr) jfr=$2; args+=("$1" "$2"); shift 2 ;;
         --no-limits) args+=("$1"); shift ;;
+        --exactly-once) exactly_once=1; args+=("$1"); shift ;;
         --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -49,7 +57,16 @@ java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     io.github.pgoutput.bench.SideBySide --results "$raw" "${args[@]}"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-if [ "$write" = 1 ]; then
+if [ "$write" = 1 ] && [ "$exactly_once" = 1 ]; then
+    results=bench/results/side-by-side-exactly-once.jsonl
+    python3 bench/side-by-side-report.py merge "$results" "$raw" \
+        "bench/side-by-side.sh ${args[*]}" "$started" "$load_before" "$load_after"
+    section=$(mktemp /tmp/exactly-once-section.XXXXXX.md)
+    python3 bench/side-by-side-report.py exactly-once "$results" "$section"
+    bench/replace-doc-section.sh docs/benchmarks.md exactly-once-bench "$section"
+    rm -f "$section"
+    echo "results merged into $results; docs/benchmarks.md section 'exactly-once-bench' rewritten"
+elif [ "$write" = 1 ]; then
     python3 bench/side-by-side-report.py merge bench/results/side-by-side.jsonl "$raw" \
         "bench/side-by-side.sh ${args[*]}" "$started" "$load_before" "$load_after"
     python3 bench/side-by-side-report.py write bench/results/side-by-side.jsonl docs/benchmarks.md

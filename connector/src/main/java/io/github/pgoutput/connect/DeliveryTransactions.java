@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
  * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
  *
+ * <p>{@code transaction.batch.max.deliveries} above 1 lets whole deliveries that end in the same poll share one Kafka
+ * transaction (at most that many each): the commit is requested after every n-th delivery ending in the poll and
+ * after the last one, so a delivery is never split and nothing finished waits for a later poll. It trades the
+ * per-transaction cost (a commit round trip and a marker per partition) against a consumer seeing several small
+ * PostgreSQL transactions appear in one step, each still whole.
+ *
  * <p>Without connector-defined boundaries Connect gives no {@link TransactionContext} and this does nothing.
  *
  * <p>Not thread-safe: the task's poll thread only.
@@ -56,6 +62,8 @@ final class DeliveryTransactions {
     private final String slot;
     /** {@code transaction.max.records}: the most records the open transaction may hold. */
     private final long maxOpenRecords;
+    /** {@code transaction.batch.max.deliveries}: the most whole deliveries one Kafka transaction may hold. */
+    private final int maxDeliveries;
     /** When the open transaction got its first record; valid while {@link #openRecords} is positive. */
     private long openedNanos;
     private boolean warned;
@@ -75,6 +83,16 @@ final class DeliveryTransactions {
 
     /** @param maxOpenRecords {@code transaction.max.records} */
     DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot, long maxOpenRecords) {
+        this(context, nanoTime, timeoutMs, slot, maxOpenRecords, 1);
+    }
+
+    /** @param maxDeliveries {@code transaction.batch.max.deliveries}, at least 1 */
+    DeliveryTransactions(TransactionContext context, LongSupplier nanoTime, long timeoutMs, String slot, long maxOpenRecords,
+                         int maxDeliveries) {
+        if (maxDeliveries < 1) {
+            throw new IllegalArgumentException("transaction.batch.max.deliveries must be at least 1, not " + maxDeliveries);
+        }
+        this.maxDeliveries = maxDeliveries;
         this.maxOpenRecords = maxOpenRecords;
         this.context = context;
         this.nanoTime = nanoTime;
@@ -87,7 +105,7 @@ final class DeliveryTransactions {
      * connector's producer overrides); a runtime older than Kafka 3.3 has no transaction context.
      */
     static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot,
-                                   long maxOpenRecords) {
+                                   long maxOpenRecords, int maxDeliveries) {
         String override = props.get(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         long timeoutMs = PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS;
         if (override != null) {
@@ -98,7 +116,7 @@ final class DeliveryTransactions {
             }
         }
         return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot,
-                maxOpenRecords);
+                maxOpenRecords, maxDeliveries);
     }
 
     long timeoutMs() {
@@ -127,8 +145,11 @@ final class DeliveryTransactions {
         if (context == null || records.isEmpty()) {
             return;
         }
-        for (SourceRecord last : ends) {
-            context.commitTransaction(last);
+        for (int i = 0; i < ends.size(); i++) {
+            // The poll's last end always commits: whole deliveries never wait in an open transaction for a later poll.
+            if ((i + 1) % maxDeliveries == 0 || i == ends.size() - 1) {
+                context.commitTransaction(ends.get(i));
+            }
         }
         boolean wasInside = openRecords > 0 && ends.isEmpty();
         if (ends.isEmpty()) {

@@ -469,6 +469,17 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int TRANSACTION_MAX_RECORDS_DEFAULT = 250_000;
     private static final String TRANSACTION_MAX_RECORDS_DISPLAY = "Max records per Kafka transaction";
 
+    public static final String TRANSACTION_BATCH_MAX_DELIVERIES_CONFIG = "transaction.batch.max.deliveries";
+    private static final String TRANSACTION_BATCH_MAX_DELIVERIES_DOC = "With transaction.boundary=connector: the most "
+            + "whole deliveries (PostgreSQL transactions, outcomes, messages, heartbeats) that end in the same poll and "
+            + "share one Kafka transaction. 1 (the default): every delivery is its own Kafka transaction. Higher values "
+            + "save the per-transaction cost on streams of small transactions: a read_committed consumer still never "
+            + "sees part of a delivery, but sees up to this many appear in one step. A delivery is never split, and a "
+            + "poll's last finished delivery is always committed with that poll. Without connector boundaries it has no "
+            + "effect.";
+    private static final int TRANSACTION_BATCH_MAX_DELIVERIES_DEFAULT = 1;
+    private static final String TRANSACTION_BATCH_MAX_DELIVERIES_DISPLAY = "Max deliveries per Kafka transaction";
+
     // ---- The ConfigDef -------------------------------------------------------------------------------------
 
     public static final ConfigDef CONFIG_DEF = configDef();
@@ -624,6 +635,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(TRANSACTION_MAX_RECORDS_CONFIG, Type.INT, TRANSACTION_MAX_RECORDS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, TRANSACTION_MAX_RECORDS_DOC, GROUP_THROUGHPUT, ++order, Width.SHORT,
                 TRANSACTION_MAX_RECORDS_DISPLAY);
+        def.define(TRANSACTION_BATCH_MAX_DELIVERIES_CONFIG, Type.INT, TRANSACTION_BATCH_MAX_DELIVERIES_DEFAULT,
+                ConfigDef.Range.atLeast(1), Importance.LOW, TRANSACTION_BATCH_MAX_DELIVERIES_DOC, GROUP_THROUGHPUT, ++order,
+                Width.SHORT, TRANSACTION_BATCH_MAX_DELIVERIES_DISPLAY);
         return def;
     }
 
@@ -878,6 +892,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public int transactionMaxRecords() {
         return getInt(TRANSACTION_MAX_RECORDS_CONFIG);
+    }
+
+    public int transactionBatchMaxDeliveries() {
+        return getInt(TRANSACTION_BATCH_MAX_DELIVERIES_CONFIG);
     }
 
     private List<Pattern> patterns(String key) {

@@ -140,7 +140,7 @@ public class PgOutputSourceTask extends SourceTask {
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
         transactions = DeliveryTransactions.of(context, props, clock::nanoTime, config.slotName(),
-                config.transactionMaxRecords());
+                config.transactionMaxRecords(), config.transactionBatchMaxDeliveries());
         if (transactions.connectorDefined()) {
             log.info("Slot {}: {}=connector: each delivery and its offset are one Kafka transaction, which must end within"
                     + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * the transaction topic every few milliseconds while it is emitted: each moves from before to after in one step, all
  * three in the same sample. The control, {@code transaction.boundary=poll} on the same workload, moves in many steps,
  * so the sampling can see a transaction being committed in parts. Every row reaches its topic once. In stage mode a
- * PREPARED transaction of 40,000 rows and its COMMITTED outcome are each one step.
+ * PREPARED transaction of 40,000 rows and its COMMITTED outcome are each one step. With
+ * {@code transaction.batch.max.deliveries} a burst of one-row transactions takes far fewer Kafka transactions (commit
+ * markers in the topic) than rows, each row still once.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ConnectorTransactionBoundaryIT {
@@ -146,6 +148,55 @@ class ConnectorTransactionBoundaryIT {
             assertThat(records.subList(1, records.size()))
                     .allSatisfy(r -> assertThat(ConnectWorkerCluster.headerTexts(r)).containsEntry(LifecycleHeaders.OUTCOME, "PREPARED"));
         }
+        connect.deleteConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+        db.execute("SELECT pg_drop_replication_slot('" + slot + "')");
+    }
+
+    @PostgresTest(representative = 17)
+    void aBurstOfOneRowTransactionsSharesKafkaTransactionsWithBatchedDeliveriesEachRowOnce(PostgresDatabase db) throws Exception {
+        connect.restoreWorkers();
+        int rows = 1_000;
+        String name = "bbatch" + db.majorVersion();
+        String slot = "bbatch_slot";
+        String ta = name + ".public.ta";
+        db.execute("CREATE TABLE ta (id bigint PRIMARY KEY, name text)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, slot);
+        config.put("exactly.once.support", "required");
+        config.put("transaction.boundary", "connector");
+        config.put("transaction.batch.max.deliveries", "100");
+        config.put("provide.transaction.metadata", "false");
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+        db.execute("INSERT INTO ta VALUES (0, 'first')");
+        connect.awaitRecords(ta, 1, WAIT);
+
+        // Stopped while the burst is committed, so the resumed task finds many small deliveries waiting and its polls
+        // fill with them: one Kafka transaction per delivery would leave one commit marker per row.
+        connect.stopConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
+        db.execute("DO $$ BEGIN FOR i IN 1.." + rows + " LOOP INSERT INTO ta VALUES (i, 'r' || i); COMMIT; END LOOP; END $$");
+        connect.resumeConnector(name);
+        connect.awaitRecords(ta, rows + 1, WAIT);
+
+        List<ConsumerRecord<byte[], byte[]>> records = connect.readAll(ta, Duration.ofSeconds(30));
+        assertThat(TopicReplica.duplicates(records)).isZero();
+        assertThat(records).hasSize(rows + 1);
+        assertThat(TopicReplica.rebuild(records, COLUMNS).keySet())
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(0, rows).boxed().toList());
+        long endOffset;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connect.bootstrapServers()))) {
+            endOffset = sample(admin, List.of(ta)).endOffsets().get(ta);
+        }
+        // One partition: every offset is a record or the commit marker of a Kafka transaction that wrote to it.
+        long markers = endOffset - records.size();
+        log.info("transaction.batch.max.deliveries=100: {} one-row transactions in {} Kafka transactions", rows + 1, markers);
+        assertThat(markers).as("Kafka transactions for %d one-row deliveries", rows + 1).isGreaterThanOrEqualTo(rows / 100)
+                .isLessThan(rows / 2);
         connect.deleteConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " released", () ->
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());

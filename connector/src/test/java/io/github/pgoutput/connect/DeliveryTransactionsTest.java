@@ -97,8 +97,14 @@ class DeliveryTransactionsTest {
     }
 
     private Run run(TransactionContext context, int room, boolean metadata, PgOutputMessage... messages) {
+        return run(context, room, metadata, 1, messages);
+    }
+
+    /** @param maxDeliveries {@code transaction.batch.max.deliveries} */
+    private Run run(TransactionContext context, int room, boolean metadata, int maxDeliveries, PgOutputMessage... messages) {
         RecordingTransactionContext recording = context instanceof RecordingTransactionContext r ? r : null;
-        DeliveryTransactions boundaries = new DeliveryTransactions(context);
+        DeliveryTransactions boundaries = new DeliveryTransactions(context, System::nanoTime,
+                DeliveryTransactions.PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS, "slot", Long.MAX_VALUE, maxDeliveries);
         TopicNames topics = new TopicNames("p", "hb");
         ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, new AvroNames("p"),
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> Map.of()), true,
@@ -297,6 +303,51 @@ class DeliveryTransactionsTest {
 
         assertThat(all).hasSize(20);
         assertThat(context.commitRequests).singleElement().isSameAs(all.get(19));
+    }
+
+    @Test
+    void batchedDeliveriesEndingInOnePollShareATransactionUpToTheBoundAndThePollsLastEndAlwaysCommits() {
+        PgOutputMessage[] messages = new PgOutputMessage[] {T};
+        for (int i = 1; i <= 7; i++) {
+            messages = concat(messages, transaction(10 + i, 0x5000 + 0x100 * i, insert(1, i)));
+        }
+
+        // Without metadata each one-row transaction is one record: polls of five hold [1..5] and [6, 7].
+        Run run = run(new RecordingTransactionContext(), 5, false, 3, messages);
+
+        assertThat(run.polls()).extracting(List::size).containsExactly(5, 2);
+        assertThat(run.transactions()).extracting(t -> t.stream().map(r -> header(r, LifecycleHeaders.XID)).toList())
+                .as("three, then the first poll's rest, then the second poll's two")
+                .containsExactly(List.of("11", "12", "13"), List.of("14", "15"), List.of("16", "17"));
+        assertThat(run.boundaries().insideDelivery()).isFalse();
+    }
+
+    @Test
+    void batchingNeverSplitsADeliveryThatSpansPolls() {
+        PgOutputMessage[] big = IntStream.rangeClosed(1, 6).mapToObj(id -> insert(1, 100 + id)).toArray(PgOutputMessage[]::new);
+        PgOutputMessage[] messages = concat(new PgOutputMessage[] {T},
+                transaction(11, 0x5100, insert(1, 1)),
+                transaction(12, 0x5200, big),
+                transaction(13, 0x5300, insert(1, 2)),
+                transaction(14, 0x5400, insert(1, 3)));
+
+        // Polls of four: [11, 12 x3], [12 x3, 13], [14]; at most 10 deliveries per transaction.
+        Run run = run(new RecordingTransactionContext(), 4, false, 10, messages);
+
+        assertThat(run.polls()).extracting(List::size).containsExactly(4, 4, 1);
+        assertThat(run.transactions()).extracting(t -> t.stream().map(r -> header(r, LifecycleHeaders.XID)).distinct().toList())
+                .as("11 alone (its poll ends inside 12), 12 whole with 13, then 14")
+                .containsExactly(List.of("11"), List.of("12", "13"), List.of("14"));
+        assertThat(run.transactions().get(1)).hasSize(7);
+        assertThat(run.transactions()).allSatisfy(transaction -> assertThat(
+                SourceOffsets.decode(transaction.get(transaction.size() - 1).sourceOffset()).isInsideDelivery())
+                .as("every commit is on the record carrying the offset after a delivery").isFalse());
+    }
+
+    @Test
+    void aBatchBoundBelowOneIsRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DeliveryTransactions(new RecordingTransactionContext(),
+                System::nanoTime, 60_000, "slot", 10, 0)).hasMessageContaining("transaction.batch.max.deliveries");
     }
 
     @Test

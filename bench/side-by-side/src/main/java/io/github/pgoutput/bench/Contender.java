@@ -12,10 +12,25 @@ import io.github.pgoutput.localrun.LocalPostgres;
  * that differ between their defaults made equal: no transaction metadata records (Debezium's default; ours defaults
  * to true), max.batch.size/max.queue.size left at both defaults (2048/8192), tombstones at both defaults (the
  * workloads delete nothing), snapshot only for W5.
+ *
+ * <p>The two exactly-once variants of ours (issue 16) run on a worker with {@code exactly.once.source.support=enabled}
+ * and {@code exactly.once.support=required}, which our connector accepts only with {@code snapshot.mode=no_data}: so
+ * they suit the streaming workloads W1–W4, not W5.
  */
 enum Contender {
     OURS("ours"),
-    DEBEZIUM("dbz");
+    DEBEZIUM("dbz"),
+    /** Ours, exactly-once, Connect's default {@code transaction.boundary=poll}: one Kafka transaction per poll. */
+    OURS_EOS_POLL("ours_eos_poll"),
+    /** Ours, exactly-once, {@code transaction.boundary=connector}: one Kafka transaction per delivery. */
+    OURS_EOS_CONNECTOR("ours_eos_connector"),
+    /**
+     * As {@link #OURS_EOS_CONNECTOR}, with {@code transaction.batch.max.deliveries}={@value #BATCH_DELIVERIES}: whole
+     * deliveries ending in one poll share a Kafka transaction.
+     */
+    OURS_EOS_BATCHED("ours_eos_batched");
+
+    static final int BATCH_DELIVERIES = 1000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,12 +40,21 @@ enum Contender {
         this.prefix = prefix;
     }
 
+    /** Whether the leg's worker needs {@code exactly.once.source.support=enabled}. */
+    boolean exactlyOnce() {
+        return this == OURS_EOS_POLL || this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED;
+    }
+
     /** Records in the table topic once the leg is complete: one per row for both (neither snapshot writes a truncate). */
     long expectedRecords(Workload workload, int rows) {
         return rows;
     }
 
-    ObjectNode config(LocalPostgres pg, Workload workload, String name, Path spillDir) {
+    ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir) {
+        if (exactlyOnce() && workload.snapshot()) {
+            throw new IllegalArgumentException(prefix + " needs snapshot.mode=no_data (exactly.once.support=required); "
+                    + workload + " is a snapshot");
+        }
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
         config.put("database.hostname", pg.host);
@@ -45,7 +69,7 @@ enum Contender {
         config.put("snapshot.mode", workload.snapshot() ? "initial" : "no_data");
         config.put("provide.transaction.metadata", "false");
         switch (this) {
-            case OURS -> {
+            case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR, OURS_EOS_BATCHED -> {
                 config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");
                 config.put("spill.directory", spillDir.toString());
             }
@@ -54,6 +78,31 @@ enum Contender {
                 config.put("plugin.name", "pgoutput");
             }
         }
+        if (exactlyOnce()) {
+            config.put("exactly.once.support", "required");
+        }
+        if (this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED) {
+            config.put("transaction.boundary", "connector");
+            // W1 and W4 are one delivery each: its whole transaction stays open (and in the worker's heap) until the
+            // last row is written, so the record bound and the producer's transaction timeout must both cover it.
+            config.put("transaction.max.records", String.valueOf(Math.max(rows, 250_000)));
+            config.put("producer.override.transaction.timeout.ms", "600000");
+        }
+        if (this == OURS_EOS_BATCHED) {
+            config.put("transaction.batch.max.deliveries", String.valueOf(BATCH_DELIVERIES));
+        }
         return config;
+    }
+
+    static Contender parse(String name) {
+        return switch (name) {
+            case "ours" -> OURS;
+            case "dbz", "debezium" -> DEBEZIUM;
+            case "ours-eos-poll" -> OURS_EOS_POLL;
+            case "ours-eos-connector" -> OURS_EOS_CONNECTOR;
+            case "ours-eos-batched" -> OURS_EOS_BATCHED;
+            default -> throw new IllegalArgumentException("unknown contender '" + name
+                    + "' (ours, dbz, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
+        };
     }
 }

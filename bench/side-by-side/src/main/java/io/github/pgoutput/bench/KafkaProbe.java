@@ -75,6 +75,69 @@ final class KafkaProbe implements AutoCloseable {
         }
     }
 
+    /**
+     * Like {@link #awaitRecords}, but counts the records a {@code read_committed} consumer of partition 0 receives
+     * (polled with 100 ms timeouts): under exactly-once each Kafka transaction's commit marker takes an offset, so the
+     * end offset overstates the records. Returns {@link System#nanoTime()} right after the poll that brought the
+     * count to {@code expected}; fails when more arrive (a duplicate) or nothing new for {@code stallSeconds}.
+     */
+    long awaitCommittedRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long lastCheck = 0;
+        long waitStart = System.nanoTime();
+        while (!admin.listTopics().names().get().contains(topic)) {
+            if (System.nanoTime() - waitStart > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                throw new IllegalStateException(topic + " was not created within " + stallSeconds + " s");
+            }
+            if (System.nanoTime() - lastCheck > TimeUnit.SECONDS.toNanos(5)) {
+                check.run();
+                lastCheck = System.nanoTime();
+            }
+            Thread.sleep(100);
+        }
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long count = 0;
+            long lastGrowth = System.nanoTime();
+            while (true) {
+                int got = consumer.poll(Duration.ofMillis(100)).count();
+                long now = System.nanoTime();
+                count += got;
+                if (count >= expected) {
+                    if (count > expected) {
+                        throw new IllegalStateException(topic + " delivered " + count + " committed records, expected "
+                                + expected);
+                    }
+                    // A duplicate arriving just after the last expected record would fail here, not pass unseen.
+                    int late = consumer.poll(Duration.ofMillis(500)).count();
+                    if (late > 0) {
+                        throw new IllegalStateException(topic + " delivered " + (count + late)
+                                + " committed records, expected " + expected);
+                    }
+                    return now;
+                }
+                if (got > 0) {
+                    lastGrowth = now;
+                } else if (now - lastGrowth > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                    throw new IllegalStateException(topic + " stalled at " + count + " of " + expected
+                            + " committed records for " + stallSeconds + " s");
+                }
+                if (now - lastCheck > TimeUnit.SECONDS.toNanos(5)) {
+                    check.run();
+                    lastCheck = now;
+                }
+            }
+        }
+    }
+
     long endOffset(TopicPartition partition) throws InterruptedException, ExecutionException {
         // Asking for the offsets of a topic that does not exist yet makes the admin client log an ERROR per poll.
         if (!admin.listTopics().names().get().contains(partition.topic())) {

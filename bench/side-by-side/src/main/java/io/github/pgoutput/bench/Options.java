@@ -17,9 +17,12 @@ import java.util.Map;
  * @param contenders which connectors run (both by default)
  * @param limits     whether the limits are measured after each run
  * @param jfrDir     when set, our worker runs with Flight Recorder and dumps its recording here
+ * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
+ *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed
+ *                   consumer in every leg (end offsets count the transaction markers too)
  */
 record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
-               List<Contender> contenders, boolean limits, Path jfrDir) {
+               List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce) {
 
     static Options parse(String[] args) {
         Path results = null;
@@ -30,22 +33,31 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         List<Contender> contenders = List.of(Contender.OURS, Contender.DEBEZIUM);
         boolean limits = true;
         Path jfrDir = null;
+        boolean exactlyOnce = false;
+        boolean workloadsGiven = false;
+        boolean heapsGiven = false;
+        boolean contendersGiven = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--results" -> results = Path.of(args[++i]);
-                case "--workloads" -> workloads = split(args[++i]).stream().map(w -> Workload.valueOf(w.toUpperCase()))
-                        .toList();
+                case "--workloads" -> {
+                    workloads = split(args[++i]).stream().map(w -> Workload.valueOf(w.toUpperCase())).toList();
+                    workloadsGiven = true;
+                }
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--heaps" -> heaps = split(args[++i]).stream().map(String::toLowerCase).toList();
+                case "--heaps" -> {
+                    heaps = split(args[++i]).stream().map(String::toLowerCase).toList();
+                    heapsGiven = true;
+                }
                 case "--rows" -> {
                     String[] kv = args[++i].split("=", 2);
                     rows.put(Workload.valueOf(kv[0].toUpperCase()), Integer.parseInt(kv[1]));
                 }
-                case "--contenders" -> contenders = split(args[++i]).stream().map(c -> switch (c) {
-                    case "ours" -> Contender.OURS;
-                    case "dbz", "debezium" -> Contender.DEBEZIUM;
-                    default -> throw new IllegalArgumentException("unknown contender '" + c + "' (ours, dbz)");
-                }).toList();
+                case "--contenders" -> {
+                    contenders = split(args[++i]).stream().map(Contender::parse).toList();
+                    contendersGiven = true;
+                }
+                case "--exactly-once" -> exactlyOnce = true;
                 case "--no-limits" -> limits = false;
                 case "--jfr" -> jfrDir = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
@@ -54,7 +66,14 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         if (results == null) {
             throw new IllegalArgumentException("--results FILE is required");
         }
-        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir);
+        if (exactlyOnce) {
+            workloads = workloadsGiven ? workloads : List.of(Workload.W1, Workload.W2, Workload.W3);
+            heaps = heapsGiven ? heaps : List.of("2g");
+            contenders = contendersGiven ? contenders
+                    : List.of(Contender.OURS, Contender.OURS_EOS_POLL, Contender.OURS_EOS_CONNECTOR);
+            limits = false;
+        }
+        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce);
     }
 
     private static List<String> split(String list) {
