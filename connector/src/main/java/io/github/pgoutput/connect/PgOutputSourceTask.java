@@ -207,7 +207,7 @@ public class PgOutputSourceTask extends SourceTask {
                     phase = backOff(next, RECONNECT_BACKOFF_MS);
                     log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
                 } else if (++busySlotRefusals > config.slotMaxRetries()) {
-                    throw new ConnectException("Slot '" + config.slotName() + "': " + busy.boundedBecause() + " after "
+                    throw new ConnectException("Slot '" + config.slotName() + "' " + busy.boundedBecause() + " after "
                             + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
                             + PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG + ", "
                             + PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);

@@ -32,8 +32,8 @@ public final class ReplicationConnectionLostException extends ReplicationExcepti
         return new ReplicationConnectionLostException(Setting.HOSTNAME, message, cause, STANDBY);
     }
 
-    static final String SLOT_IN_USE = "the slot is still held by another walsender";
-    static final String STANDBY = "the server is still a standby";
+    static final String SLOT_IN_USE = "is still held by another walsender";
+    static final String STANDBY = "is on a server that is still a standby";
 
     /** Whether the refusal was a slot held by another walsender, which callers retry only a bounded number of times. */
     public boolean isSlotInUse() {
@@ -48,7 +48,10 @@ public final class ReplicationConnectionLostException extends ReplicationExcepti
         return boundedBecause != null;
     }
 
-    /** What a bounded refusal means, for the message when the retries run out; {@code null} when not bounded. */
+    /**
+     * What a bounded refusal means, as the predicate of "Slot 'name' ..." in the message when the retries run out;
+     * {@code null} when not bounded.
+     */
     public String boundedBecause() {
         return boundedBecause;
     }

@@ -331,7 +331,7 @@ class PgOutputSourceTaskPhasesTest {
 
             assertThatThrownBy(task::poll).as("retry 2, the last, refused too").isInstanceOf(ConnectException.class)
                     .isNotInstanceOf(RetriableException.class)
-                    .hasMessageContaining("still held by another walsender after 2 retries 500 ms apart")
+                    .hasMessageContaining("' is still held by another walsender after 2 retries 500 ms apart")
                     .hasMessageContaining("slot.max.retries").hasMessageContaining("walsender PID 4242");
             assertThat(streamsOpenedAt).hasSize(3);
         } finally {
@@ -353,7 +353,7 @@ class PgOutputSourceTaskPhasesTest {
 
             assertThatThrownBy(task::poll).as("still a standby after the one retry").isInstanceOf(ConnectException.class)
                     .isNotInstanceOf(RetriableException.class)
-                    .hasMessageContaining("the server is still a standby after 1 retries 500 ms apart")
+                    .hasMessageContaining("' is on a server that is still a standby after 1 retries 500 ms apart")
                     .hasMessageContaining("read-only transaction [SQLState 25006]");
             assertThat(streamsOpenedAt).hasSize(2);
         } finally {
