@@ -72,6 +72,8 @@ final class DeliveryEmitter {
     private long nextOrder;
     /** The number reserved for the current delivery's BEGIN record until it is written; 0 when there is none to write. */
     private long pendingBeginOrder;
+    /** After a resumed exactly-once snapshot, until the stream passes its last resumption's point; null otherwise. */
+    private ResumedSnapshotFilter resumedSnapshot;
 
     /**
      * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
@@ -98,6 +100,23 @@ final class DeliveryEmitter {
     }
 
     /**
+     * Skips the changes a resumed snapshot's rows contain, and keeps its resumptions in the offsets, until the stream
+     * has passed them ({@link ResumedSnapshotFilter}); the emitter closes the filter then, or on {@link #close()}.
+     */
+    DeliveryEmitter afterResumedSnapshot(ResumedSnapshotFilter filter) {
+        this.resumedSnapshot = filter;
+        return this;
+    }
+
+    /** Releases the resumed snapshot's filter, if any. */
+    void close() {
+        if (resumedSnapshot != null) {
+            resumedSnapshot.close();
+            resumedSnapshot = null;
+        }
+    }
+
+    /**
      * Adds up to about {@code room} records to {@code out} (the records of one change are added together).
      *
      * @return true when idle: no delivery is being emitted and the assembler has none right now
@@ -118,6 +137,11 @@ final class DeliveryEmitter {
                     return false;
                 }
                 finish(out);
+                continue;
+            }
+            if (resumedSnapshot != null && resumedSnapshot.skips(event, current)) {
+                // Already in a row of the resumed snapshot as read; numbered the same way after every restart, since
+                // the resumptions stay in the offsets until the stream is past them.
                 continue;
             }
             if (pendingBeginOrder != 0) {
@@ -157,7 +181,7 @@ final class DeliveryEmitter {
         position = Position.afterDelivery(lastCompletedEnd);
         long now = System.currentTimeMillis();
         // Partition 0, as Debezium writes its heartbeats.
-        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(position), topic, 0, keySchema,
+        SourceRecord record = new SourceRecord(partition, offset(position), topic, 0, keySchema,
                 new Struct(keySchema).put("serverName", serverName), valueSchema,
                 new Struct(valueSchema).put("ts_ms", now), now);
         AcknowledgementTracker.Unit beat = tracker.open();
@@ -207,11 +231,18 @@ final class DeliveryEmitter {
         tracker.ended(unit, end);
         lastCompletedEnd = Lsn.max(lastCompletedEnd, end);
         position = Position.afterDelivery(lastCompletedEnd);
+        if (resumedSnapshot != null && !lastCompletedEnd.isBefore(resumedSnapshot.until())) {
+            close();
+        }
         SourceRecord last = lastRecord;
         current = null;
         unit = null;
         lastRecord = null;
         delivered.delivered(delivery, last);
+    }
+
+    private Map<String, Object> offset(Position at) {
+        return resumedSnapshot == null ? SourceOffsets.encode(at) : resumedSnapshot.offset(at);
     }
 
     /** Emits the held records; with {@code endsDelivery} the last one carries the offset after the delivery. */
@@ -239,7 +270,7 @@ final class DeliveryEmitter {
                 delivery.kind(), gid != null, numbered.order(), gid));
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
-        SourceRecord record = new SourceRecord(partition, SourceOffsets.encode(at), draft.topic(), null, draft.keySchema(),
+        SourceRecord record = new SourceRecord(partition, offset(at), draft.topic(), null, draft.keySchema(),
                 draft.key(), draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
         tracker.emitted(unit, record);
         out.add(record);

@@ -80,7 +80,6 @@ public class PgOutputSourceConnector extends SourceConnector {
                 value.addErrorMessage(problem.message());
             }
         }
-        explainExactlyOnce(connectorConfigs, config);
         checkConnectorBoundaries(connectorConfigs, config);
         return config;
     }
@@ -108,12 +107,12 @@ public class PgOutputSourceConnector extends SourceConnector {
                     + " milliseconds: give a positive number, at most the broker's transaction.max.timeout.ms (900000 by default)");
         }
         SnapshotMode mode = snapshotMode(connectorConfigs);
-        if (mode != null && mode != SnapshotMode.NO_DATA) {
-            log.warn("{}=connector with {}={}: each streamed delivery is one Kafka transaction, but the snapshot's rows are"
-                    + " committed per poll, and a snapshot interrupted by a restart is taken again from the start (its rows can"
-                    + " reach Kafka twice); {}={} makes the whole connector exactly-once", TRANSACTION_BOUNDARY_CONFIG,
-                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode),
-                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.NO_DATA));
+        String support = connectorConfigs.get(EXACTLY_ONCE_SUPPORT_CONFIG);
+        if (mode != null && mode != SnapshotMode.NO_DATA && (support == null || !support.trim().equalsIgnoreCase("required"))) {
+            log.warn("{}=connector with {}={}: each streamed delivery is one Kafka transaction, but a snapshot interrupted by a"
+                    + " restart is taken again from the start (its rows can reach Kafka twice); {}=required makes the snapshot"
+                    + " resumable, and the whole connector exactly-once", TRANSACTION_BOUNDARY_CONFIG,
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode), EXACTLY_ONCE_SUPPORT_CONFIG);
         }
     }
 
@@ -134,13 +133,20 @@ public class PgOutputSourceConnector extends SourceConnector {
      * offset, which names the last record in Kafka to the position inside its transaction, and skips everything
      * PostgreSQL sends again up to there.
      *
-     * <p>A snapshot is not exactly-once: the exported snapshot cannot outlive its connection, so one interrupted by a
-     * restart is taken again from the start and its earlier rows reach Kafka twice. Hence SUPPORTED only with
-     * {@code snapshot.mode=no_data}; UNSUPPORTED for the modes that snapshot (or for a value that is not a mode).
+     * <p>A snapshot is exactly-once when the connector configuration says {@code exactly.once.support=required}: the
+     * task then reads the tables in key order and records in each offset the last row in Kafka, so that a snapshot
+     * interrupted by a restart is resumed after that row (from a new exported snapshot, the exported one cannot outlive
+     * its connection) instead of taken again ({@code io.github.pgoutput.snapshot.ResumableProgress}). Otherwise a
+     * snapshot interrupted by a restart is taken again from the start and its earlier rows reach Kafka twice. Hence
+     * SUPPORTED with {@code snapshot.mode=no_data} or with {@code exactly.once.support=required}; UNSUPPORTED for a
+     * mode that snapshots without it (or for a value that is not a mode), which {@code requested} accepts.
      */
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-        return snapshotMode(connectorConfig) == SnapshotMode.NO_DATA ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
+        SnapshotMode mode = snapshotMode(connectorConfig);
+        String support = connectorConfig.get(EXACTLY_ONCE_SUPPORT_CONFIG);
+        boolean resumable = support != null && support.trim().equalsIgnoreCase("required");
+        return mode == SnapshotMode.NO_DATA || (mode != null && resumable) ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
     }
 
     /**
@@ -152,21 +158,6 @@ public class PgOutputSourceConnector extends SourceConnector {
     @Override
     public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
         return ConnectorTransactionBoundaries.SUPPORTED;
-    }
-
-    /** With {@code exactly.once.support=required} and a snapshotting mode, says on {@code snapshot.mode} why Connect refuses. */
-    private void explainExactlyOnce(Map<String, String> connectorConfigs, Config config) {
-        String required = connectorConfigs.get(EXACTLY_ONCE_SUPPORT_CONFIG);
-        SnapshotMode mode = snapshotMode(connectorConfigs);
-        if (required == null || !required.trim().equalsIgnoreCase("required") || mode == null || mode == SnapshotMode.NO_DATA) {
-            return;
-        }
-        String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
-        config.configValues().stream().filter(v -> v.name().equals(key)).findFirst().orElseThrow()
-                .addErrorMessage(EXACTLY_ONCE_SUPPORT_CONFIG + "=required, but " + key + "=" + ConfigChoices.SNAPSHOT_MODE.text(mode)
-                        + " takes a snapshot, and a snapshot interrupted by a restart is taken again from the start, so"
-                        + " its rows can reach Kafka twice; set " + key + "=" + ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.NO_DATA)
-                        + ", or " + EXACTLY_ONCE_SUPPORT_CONFIG + "=requested (streamed changes are still written exactly once)");
     }
 
     /** The configured snapshot mode (its default when unset), or null when the value is not a mode. */

@@ -744,6 +744,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return patterns(MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG);
     }
 
+    /**
+     * Whether the connector configuration asks Connect for exactly-once ({@code exactly.once.support=required}, a key of
+     * Connect's own that it passes on to the connector and task): the snapshot is then resumable, read in key order and
+     * continued after a crash instead of taken again.
+     */
+    public boolean exactlyOnceRequired() {
+        Object value = originals().get(PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG);
+        return value != null && value.toString().trim().equalsIgnoreCase("required");
+    }
+
     public boolean slotFailover() {
         return getBoolean(SLOT_FAILOVER_CONFIG);
     }

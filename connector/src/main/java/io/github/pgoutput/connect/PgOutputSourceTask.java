@@ -96,6 +96,11 @@ public class PgOutputSourceTask extends SourceTask {
      * (the stored offset, or the snapshot's consistent point) and moved on only by a poll that hands its records over.
      */
     private Position emitted;
+    /**
+     * The resumptions of a resumed exactly-once snapshot that streaming from {@link #emitted} must still take into
+     * account (from the stored offset, or from the snapshot just finished); null when there are none.
+     */
+    private SourceOffsets.Resumed resumedSnapshot;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
     /**
@@ -159,6 +164,7 @@ public class PgOutputSourceTask extends SourceTask {
                     ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(),
                     plan.reason(), config.topicPrefix());
             phase = new Decided(plan, positionOf(stored), stored != null);
+            resumedSnapshot = SourceOffsets.resumed(stored);
         } catch (SQLException | RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + " "
                     + ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()) + ") for slot '" + config.slotName() + "'", e);
@@ -230,6 +236,7 @@ public class PgOutputSourceTask extends SourceTask {
         if (current instanceof Planning) {
             Map<String, Object> stored = storedOffset();
             Decided decided = new Decided(pipeline.plan(stored), positionOf(stored), stored != null);
+            resumedSnapshot = SourceOffsets.resumed(stored);
             phase = decided;
             return step(decided);
         }
@@ -317,6 +324,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (completed) {
             snapshotMetrics.completed();
+            resumedSnapshot = s.snapshot().resumedForStreaming();
             return s.thenStream() ? new Connecting() : new Idle();
         }
         return s;
@@ -373,7 +381,7 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     /** Opens the stream, the assembler and the emitter from the durable position. */
-    private Streaming openSession() {
+    private Streaming openSession() throws SQLException {
         if (spill == null) {
             spill = pipeline.openSpill();
         }
@@ -400,9 +408,12 @@ public class PgOutputSourceTask extends SourceTask {
                             transactions.ended(lastRecord);
                         }
                     });
+            if (resumedSnapshot != null && emitted.lsn().isBefore(resumedSnapshot.until())) {
+                emitter.afterResumedSnapshot(pipeline.resumedFilter(resumedSnapshot));
+            }
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | SQLException e) {
             opened.close();
             throw e;
         }
@@ -525,6 +536,7 @@ public class PgOutputSourceTask extends SourceTask {
         } else if (left instanceof Snapshotting s) {
             s.snapshot().close();
         } else if (left instanceof Streaming s) {
+            s.emitter().close();
             try {
                 s.assembler().close();
             } catch (RuntimeException e) {

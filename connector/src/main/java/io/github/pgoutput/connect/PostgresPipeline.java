@@ -67,6 +67,11 @@ final class PostgresPipeline implements TaskPipeline {
     }
 
     @Override
+    public ResumedSnapshotFilter resumedFilter(io.github.pgoutput.connect.offsets.SourceOffsets.Resumed resumed) throws SQLException {
+        return SnapshotPhase.resumedFilter(config, settings(), resumed);
+    }
+
+    @Override
     public TransactionSpill openSpill() {
         ReplicationSettings settings = settings();
         return TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),

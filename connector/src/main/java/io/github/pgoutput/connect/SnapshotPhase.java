@@ -17,6 +17,7 @@ import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.InitialSnapshot;
 import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.ResumableProgress;
 import io.github.pgoutput.snapshot.SnapshotReader;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
@@ -69,8 +70,14 @@ final class SnapshotPhase implements AutoCloseable {
     private int truncatesToEmit;
     private boolean done;
 
+    /** For a resumable snapshot: its table list and resumptions; null otherwise. */
+    private final InitialSnapshot.Resumable resumable;
+    /** For a resumable snapshot: where it stands, the row of the last record added (table 0 before the first). */
+    private ResumableProgress.Position at = new ResumableProgress.Position(0, List.of());
+
     private SnapshotPhase(InitialSnapshot snapshot, AcknowledgementTracker tracker, Map<String, ?> partition, boolean takenAgain) {
         this.snapshot = snapshot;
+        this.resumable = snapshot.resumable();
         this.reader = snapshot.reader();
         this.truncatesToEmit = takenAgain ? reader.tables().size() : 0;
         this.consistentPoint = snapshot.consistentPoint();
@@ -92,8 +99,7 @@ final class SnapshotPhase implements AutoCloseable {
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
         try {
-            return InitialSnapshot.plan(settings, config.snapshotMode(),
-                    storedOffset(stored));
+            return InitialSnapshot.plan(settings, config.snapshotMode(), storedOffset(stored), config.exactlyOnceRequired());
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
                 // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself, and
@@ -113,7 +119,7 @@ final class SnapshotPhase implements AutoCloseable {
             return new StoredOffset.Absent();
         }
         if (SourceOffsets.isSnapshotInProgress(stored)) {
-            return new StoredOffset.SnapshotInProgress(SourceOffsets.snapshotLsn(stored));
+            return new StoredOffset.SnapshotInProgress(SourceOffsets.snapshotLsn(stored), SourceOffsets.snapshotProgress(stored));
         }
         return new StoredOffset.At(SourceOffsets.decode(stored).lsn());
     }
@@ -127,12 +133,33 @@ final class SnapshotPhase implements AutoCloseable {
      */
     static SnapshotPhase start(PgOutputSourceConnectorConfig config, ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
                                boolean takenAgain, AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
-        SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
-                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
         InitialSnapshot snapshot = InitialSnapshot.start(settings, plan, temporary,
-                t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings,
-                SLOT_CREATION_TIMEOUT);
-        return new SnapshotPhase(snapshot, tracker, partition, takenAgain);
+                t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings(config, settings),
+                SLOT_CREATION_TIMEOUT, config.exactlyOnceRequired());
+        // A resumed snapshot continues one whose rows stay in Kafka: no truncate records before its rows.
+        return new SnapshotPhase(snapshot, tracker, partition, takenAgain && plan.resumeFrom() == null);
+    }
+
+    private static SnapshotSettings snapshotSettings(PgOutputSourceConnectorConfig config, ReplicationSettings settings) {
+        return SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
+                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
+    }
+
+    /**
+     * What streaming needs to skip the changes that the rows of a resumed snapshot contain, while the stored offset
+     * carries {@code resumed} ({@link InitialSnapshot#resumedRows}).
+     */
+    static ResumedSnapshotFilter resumedFilter(PgOutputSourceConnectorConfig config, ReplicationSettings settings,
+                                               SourceOffsets.Resumed resumed) throws SQLException {
+        return new ResumedSnapshotFilter(resumed, InitialSnapshot.resumedRows(settings,
+                t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings(config, settings),
+                resumed.tables(), resumed.resumes()));
+    }
+
+    /** The resumptions streaming must take into account after this snapshot; null when it was never resumed. */
+    SourceOffsets.Resumed resumedForStreaming() {
+        return resumable == null || resumable.resumes().isEmpty() ? null
+                : new SourceOffsets.Resumed(resumable.fingerprint(), resumable.resumes());
     }
 
     /**
@@ -156,7 +183,10 @@ final class SnapshotPhase implements AutoCloseable {
             }
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
             Draft draft = builder.snapshotRow(row, consistentPoint, reader.transactionId());
-            Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint))
+            if (resumable != null) {
+                at = new ResumableProgress.Position(resumable.indexOf(row.table().name()), row.keyValues());
+            }
+            Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint), resumedForStreaming())
                     : inProgress();
             add(draft, offset, out, builder.contextHeaders());
             if (last) {
@@ -171,6 +201,9 @@ final class SnapshotPhase implements AutoCloseable {
      * before it may drop the slot (see SnapshotPlanner). A temporary slot (initial_only) is gone by then anyway.
      */
     private Map<String, Object> inProgress() {
+        if (resumable != null) {
+            return SourceOffsets.snapshotInProgress(consistentPoint, new StoredOffset.Progress(resumable.fingerprint(), at, resumable.resumes()));
+        }
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }
 

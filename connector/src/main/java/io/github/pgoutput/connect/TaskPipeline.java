@@ -47,6 +47,14 @@ interface TaskPipeline extends AutoCloseable {
                                 Map<String, ?> partition)
             throws SQLException;
 
+    /**
+     * What streaming needs after a resumed exactly-once snapshot ({@link SnapshotPhase#resumedFilter}). The scripted
+     * pipelines of the simulation take no resumable snapshot, so they never get here.
+     */
+    default ResumedSnapshotFilter resumedFilter(io.github.pgoutput.connect.offsets.SourceOffsets.Resumed resumed) throws SQLException {
+        throw new IllegalStateException("this pipeline takes no resumable snapshot, yet an offset names its resumptions: " + resumed);
+    }
+
     /** The spill for streamed transactions; opened once per task and kept across sessions. */
     TransactionSpill openSpill();
 

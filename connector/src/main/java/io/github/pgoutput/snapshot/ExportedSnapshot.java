@@ -59,6 +59,19 @@ public final class ExportedSnapshot implements AutoCloseable {
      * @throws SQLException      for any other failure (e.g. the slot exists already: SQLState 42710)
      */
     public static ExportedSnapshot create(ReplicationSettings settings, boolean temporary, Duration timeout) throws SQLException {
+        return create(settings, settings.slotName(), temporary, settings.twoPhase(), timeout);
+    }
+
+    /**
+     * A temporary slot named {@code slotName}, made only for its exported snapshot (a resumed snapshot's: the
+     * connector's own slot keeps its position), without two-phase decoding.
+     */
+    public static ExportedSnapshot createForSnapshotOnly(ReplicationSettings settings, String slotName, Duration timeout) throws SQLException {
+        return create(settings, slotName, true, false, timeout);
+    }
+
+    private static ExportedSnapshot create(ReplicationSettings settings, String slotName, boolean temporary, boolean twoPhase,
+                                           Duration timeout) throws SQLException {
         Objects.requireNonNull(settings, "settings");
         Connection replication = PgConnections.openReplication(settings);
         try (Statement st = replication.createStatement()) {
@@ -67,7 +80,7 @@ public final class ExportedSnapshot implements AutoCloseable {
             FailoverSlots.requireSupported(settings, serverMajor);
             // A temporary slot cannot be a failover slot (PostgreSQL refuses it): it ends with this connection anyway.
             boolean failover = settings.failover() && !temporary;
-            String command = createSlotCommand(settings.slotName(), temporary, settings.twoPhase(), failover, serverMajor);
+            String command = createSlotCommand(slotName, temporary, twoPhase, failover, serverMajor);
             st.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
             try (ResultSet rs = st.executeQuery(command)) {
                 rs.next();
@@ -80,7 +93,7 @@ public final class ExportedSnapshot implements AutoCloseable {
         } catch (SQLException e) {
             closeQuietly(replication);
             if ("57014".equals(e.getSQLState())) {
-                throw new SnapshotException(Reason.SLOT_CREATION_BLOCKED, "creating replication slot '" + settings.slotName()
+                throw new SnapshotException(Reason.SLOT_CREATION_BLOCKED, "creating replication slot '" + slotName
                         + "' with an exported snapshot did not finish within " + timeout.toSeconds() + " s: slot creation waits until"
                         + " every transaction open when it began has ended, prepared transactions included. Still open: "
                         + describeBlockers(settings) + ". End them (COMMIT/ROLLBACK, COMMIT PREPARED/ROLLBACK PREPARED 'gid',"

@@ -36,11 +36,37 @@ public final class InitialSnapshot implements AutoCloseable {
     private final Lsn consistentPoint;
     /** The connection that holds a temporary slot, or null. */
     private final ExportedSnapshot temporarySlot;
+    /** For a resumable snapshot: its whole table list, its fingerprint and its resumptions; null otherwise. */
+    private final Resumable resumable;
 
-    private InitialSnapshot(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot) {
+    /**
+     * What a resumable snapshot's records need to say where it stands ({@link ResumableProgress}).
+     *
+     * @param tables      the snapshot's whole table list, in reading order (the reader reads its tail from {@code firstTable})
+     * @param fingerprint {@link ResumableProgress#fingerprint} of {@code tables}
+     * @param resumes     the resumptions so far, this one included; empty for a snapshot taken from the start
+     */
+    public record Resumable(List<TableName> tables, String fingerprint, List<ResumableProgress.Resume> resumes) {
+        public Resumable {
+            tables = List.copyOf(tables);
+            resumes = List.copyOf(resumes);
+        }
+
+        /** The index of {@code table} in the table list. */
+        public int indexOf(TableName table) {
+            int i = tables.indexOf(table);
+            if (i < 0) {
+                throw new IllegalArgumentException(table + " is not in the snapshot's table list");
+            }
+            return i;
+        }
+    }
+
+    private InitialSnapshot(SnapshotReader reader, Lsn consistentPoint, ExportedSnapshot temporarySlot, Resumable resumable) {
         this.reader = reader;
         this.consistentPoint = consistentPoint;
         this.temporarySlot = temporarySlot;
+        this.resumable = resumable;
     }
 
     /**
@@ -50,8 +76,13 @@ public final class InitialSnapshot implements AutoCloseable {
      * @throws SQLException      when the slot cannot be read
      */
     public static SnapshotPlan plan(ReplicationSettings settings, SnapshotMode mode, StoredOffset offset) throws SQLException {
+        return plan(settings, mode, offset, false);
+    }
+
+    /** {@link #plan(ReplicationSettings, SnapshotMode, StoredOffset)}; {@code resumable} for an exactly-once snapshot. */
+    public static SnapshotPlan plan(ReplicationSettings settings, SnapshotMode mode, StoredOffset offset, boolean resumable) throws SQLException {
         SlotState slot = slotState(SlotManager.find(settings), offset);
-        return SnapshotPlanner.decide(mode, offset, slot, settings.slotName());
+        return SnapshotPlanner.decide(mode, offset, slot, settings.slotName(), resumable);
     }
 
     /**
@@ -103,6 +134,22 @@ public final class InitialSnapshot implements AutoCloseable {
     public static InitialSnapshot start(ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
                                         Predicate<TableName> captured, List<Pattern> captureOrder,
                                         SnapshotSettings snapshotSettings, Duration slotCreationTimeout) throws SQLException {
+        return start(settings, plan, temporary, captured, captureOrder, snapshotSettings, slotCreationTimeout, false);
+    }
+
+    /**
+     * {@link #start(ReplicationSettings, SnapshotPlan, boolean, Predicate, List, SnapshotSettings, Duration)}; with
+     * {@code resumable} (an exactly-once snapshot) the tables are read one after another in key order
+     * ({@link SnapshotReader#startInKeyOrder}), so that the snapshot can be resumed, and a plan with
+     * {@link SnapshotPlan#resumeFrom()} resumes one: it keeps the slot, takes a new exported snapshot from a temporary
+     * slot, and reads the rows after the stored position from it.
+     *
+     * @throws SnapshotException {@link SnapshotException.Reason#NOT_RESUMABLE} when the table list is not the one the
+     *                           interrupted snapshot read, or a table has no unique key
+     */
+    public static InitialSnapshot start(ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
+                                        Predicate<TableName> captured, List<Pattern> captureOrder,
+                                        SnapshotSettings snapshotSettings, Duration slotCreationTimeout, boolean resumable) throws SQLException {
         List<TableName> tables;
         try (Connection sql = PgConnections.openSql(settings)) {
             if (plan.dropExistingSlot()) {
@@ -113,8 +160,11 @@ public final class InitialSnapshot implements AutoCloseable {
                 PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
                 log.info("Created publication {} for the snapshot", settings.publicationName());
             }
-            tables = SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
-                    .filter(captured).toList(), captureOrder);
+            tables = capturedTables(sql, settings, captured, captureOrder);
+        }
+        if (resumable) {
+            return startResumable(settings, plan, temporary, resumableTables(tables, snapshotSettings), snapshotSettings,
+                    slotCreationTimeout);
         }
         ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, slotCreationTimeout);
         SnapshotReader reader = null;
@@ -128,7 +178,100 @@ public final class InitialSnapshot implements AutoCloseable {
                 exported.close();
             }
         }
-        return new InitialSnapshot(reader, exported.consistentPoint(), temporary ? exported : null);
+        return new InitialSnapshot(reader, exported.consistentPoint(), temporary ? exported : null, null);
+    }
+
+    private static InitialSnapshot startResumable(ReplicationSettings settings, SnapshotPlan plan, boolean temporary, List<TableName> tables,
+                                                  SnapshotSettings snapshotSettings, Duration slotCreationTimeout) throws SQLException {
+        String fingerprint = ResumableProgress.fingerprint(tables);
+        StoredOffset.SnapshotInProgress resumeFrom = plan.resumeFrom();
+        if (resumeFrom == null) {
+            ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, slotCreationTimeout);
+            SnapshotReader reader = null;
+            try {
+                reader = SnapshotReader.startInKeyOrder(() -> PgConnections.openSql(settings), exported.snapshotName(), tables,
+                        settings.user(), snapshotSettings, List.of(), false);
+            } finally {
+                if (!temporary || reader == null) {
+                    exported.close();
+                }
+            }
+            return new InitialSnapshot(reader, exported.consistentPoint(), temporary ? exported : null,
+                    new Resumable(tables, fingerprint, List.of()));
+        }
+        StoredOffset.Progress progress = resumeFrom.progress();
+        if (!progress.tables().equals(fingerprint)) {
+            throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the interrupted exactly-once snapshot read another"
+                    + " list of tables (fingerprint " + progress.tables() + ") than the publication and the include lists give now ("
+                    + fingerprint + ": " + tables + "), so it cannot be resumed where it stopped. Restore the publication's tables and"
+                    + " the include lists as they were, or reset the connector's offsets (DELETE /connectors/<name>/offsets while it"
+                    + " is stopped) and drop its slot to take the snapshot again from the start");
+        }
+        ResumableProgress.Position at = progress.at();
+        if (at.table() >= tables.size()) {
+            throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the stored snapshot position names table index "
+                    + at.table() + ", but the snapshot has " + tables.size() + " tables");
+        }
+        // The connector's slot keeps its consistent point (streaming starts there); only the export is new.
+        ExportedSnapshot exported = ExportedSnapshot.createForSnapshotOnly(settings, resumeSlotName(settings.slotName()), slotCreationTimeout);
+        try {
+            SnapshotReader reader = SnapshotReader.startInKeyOrder(() -> PgConnections.openSql(settings), exported.snapshotName(),
+                    tables.subList(at.table(), tables.size()), settings.user(), snapshotSettings, at.key(), true);
+            List<ResumableProgress.Resume> resumes = new java.util.ArrayList<>(progress.resumes());
+            resumes.add(new ResumableProgress.Resume(at, exported.consistentPoint()));
+            log.info("Resuming the snapshot of slot {} (consistent point {}) after table {} key {}, from a new exported snapshot at {}",
+                    settings.slotName(), resumeFrom.slotConsistentPoint(), tables.get(at.table()), at.key(), exported.consistentPoint());
+            return new InitialSnapshot(reader, resumeFrom.slotConsistentPoint(), null, new Resumable(tables, fingerprint, resumes));
+        } finally {
+            // Imported by the readers (or failed): the temporary slot has served its purpose.
+            exported.close();
+        }
+    }
+
+    /** The published tables {@code captured} accepts, in {@link SnapshotTables#inCaptureOrder}. */
+    private static List<TableName> capturedTables(Connection sql, ReplicationSettings settings, Predicate<TableName> captured,
+                                                  List<Pattern> captureOrder) throws SQLException {
+        return SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
+                .filter(captured).toList(), captureOrder);
+    }
+
+    /** A resumable snapshot's table list: the captured tables the snapshot include list selects, in order. */
+    private static List<TableName> resumableTables(List<TableName> captured, SnapshotSettings snapshotSettings) {
+        return captured.stream().filter(snapshotSettings::includes).distinct().toList();
+    }
+
+    /**
+     * What streaming after a resumed snapshot needs to skip the changes its resumed rows contain: the snapshot's table
+     * list, which must still have the fingerprint {@code fingerprint}, and its resumptions.
+     *
+     * @throws SnapshotException {@link SnapshotException.Reason#NOT_RESUMABLE} when the table list changed
+     */
+    public static ResumedRows resumedRows(ReplicationSettings settings, Predicate<TableName> captured, List<Pattern> captureOrder,
+                                          SnapshotSettings snapshotSettings, String fingerprint, List<ResumableProgress.Resume> resumes)
+            throws SQLException {
+        List<TableName> tables;
+        try (Connection sql = PgConnections.openSql(settings)) {
+            tables = resumableTables(capturedTables(sql, settings, captured, captureOrder), snapshotSettings);
+        }
+        if (!ResumableProgress.fingerprint(tables).equals(fingerprint)) {
+            throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the stored offset says streaming must still skip the"
+                    + " changes a resumed exactly-once snapshot contains, but its list of tables (fingerprint " + fingerprint + ") is"
+                    + " not the one the publication and the include lists give now (" + ResumableProgress.fingerprint(tables) + ": "
+                    + tables + "). Restore the publication's tables and the include lists until the stream has passed "
+                    + resumes.get(resumes.size() - 1).readAt());
+        }
+        return new ResumedRows(() -> PgConnections.openSql(settings), tables, settings.publicationName(), resumes);
+    }
+
+    /** The temporary slot a resumed snapshot exports from: the connector's slot name with a suffix, within 63 bytes. */
+    static String resumeSlotName(String slotName) {
+        String suffix = "_resume";
+        return (slotName.length() + suffix.length() > 63 ? slotName.substring(0, 63 - suffix.length()) : slotName) + suffix;
+    }
+
+    /** For a resumable snapshot, what its records must say; null otherwise. */
+    public Resumable resumable() {
+        return resumable;
     }
 
     /** The rows: {@link SnapshotReader#next} until {@link SnapshotReader#finished}. */

@@ -26,6 +26,12 @@ public final class SnapshotException extends RuntimeException {
          * previous task's, until it notices its client is gone); retriable.
          */
         SLOT_ACTIVE,
+        /**
+         * An exactly-once snapshot cannot read or resume a table in key order (no unique replica identity), or cannot
+         * be resumed (its table list changed, its slot is gone, a change in the gap cannot be placed); permanent until a
+         * user acts as the message says.
+         */
+        NOT_RESUMABLE,
         /** Any other database failure while reading; retrying redoes the snapshot. */
         READ_FAILED
     }

@@ -9,8 +9,10 @@ import java.util.Objects;
  * @param dropExistingSlot true when a slot of the configured name exists and must be dropped first: a snapshot needs a
  *                         slot created together with its exported snapshot, and a lost slot can never stream again
  * @param reason           one sentence for the start-up log line
+ * @param resumeFrom       for a snapshot action, the resumable snapshot to continue (its slot is kept), or null to take
+ *                         a snapshot from the start
  */
-public record SnapshotPlan(Action action, boolean dropExistingSlot, String reason) {
+public record SnapshotPlan(Action action, boolean dropExistingSlot, String reason, StoredOffset.SnapshotInProgress resumeFrom) {
 
     public enum Action {
         /** Create the slot with an exported snapshot, emit the snapshot, then stream from the consistent point. */
@@ -26,5 +28,12 @@ public record SnapshotPlan(Action action, boolean dropExistingSlot, String reaso
     public SnapshotPlan {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(reason, "reason");
+        if (resumeFrom != null && (resumeFrom.progress() == null || dropExistingSlot || (action != Action.SNAPSHOT_THEN_STREAM && action != Action.SNAPSHOT_ONLY))) {
+            throw new IllegalArgumentException("only a snapshot that keeps its slot is resumed");
+        }
+    }
+
+    public SnapshotPlan(Action action, boolean dropExistingSlot, String reason) {
+        this(action, dropExistingSlot, reason, null);
     }
 }

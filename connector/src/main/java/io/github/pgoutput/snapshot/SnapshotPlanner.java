@@ -36,6 +36,25 @@ public final class SnapshotPlanner {
      *                           {@link Reason#SLOT_ACTIVE} when that slot is this connector's but still held
      */
     public static SnapshotPlan decide(SnapshotMode mode, StoredOffset offset, SlotState slot, String slotName) {
+        return decide(mode, offset, slot, slotName, false);
+    }
+
+    /**
+     * {@link #decide(SnapshotMode, StoredOffset, SlotState, String)}, where with {@code resumable} (an exactly-once
+     * snapshot) an interrupted resumable snapshot is continued instead of taken again: its rows in Kafka stay, and
+     * nothing reaches Kafka twice. It keeps its slot, which must still be the one it created and never streamed from;
+     * when that slot is gone or was streamed from, the changes since the snapshot began are lost to it, and only
+     * {@code when_needed} takes a fresh snapshot (its rows then reach Kafka a second time); the other modes fail with
+     * {@link Reason#NOT_RESUMABLE}.
+     */
+    public static SnapshotPlan decide(SnapshotMode mode, StoredOffset offset, SlotState slot, String slotName, boolean resumable) {
+        if (resumable && mode != SnapshotMode.NO_DATA && offset instanceof StoredOffset.SnapshotInProgress inProgress
+                && inProgress.progress() != null) {
+            SnapshotPlan resumed = decideResume(mode, inProgress, slot, slotName);
+            if (resumed != null) {
+                return resumed;
+            }
+        }
         if (offset instanceof StoredOffset.At at) {
             return decideAt(mode, at, slot, slotName);
         }
@@ -79,6 +98,45 @@ public final class SnapshotPlanner {
         }
         return new SnapshotPlan(action, true, "the previous snapshot did not finish and its exported snapshot is gone; the slot is"
                 + " the one this connector created at " + inProgress.slotConsistentPoint() + " and was never streamed from: drop it, " + then);
+    }
+
+    /** The resumption of an interrupted resumable snapshot, or null when {@code when_needed} takes it afresh instead. */
+    private static SnapshotPlan decideResume(SnapshotMode mode, StoredOffset.SnapshotInProgress inProgress, SlotState slot, String slotName) {
+        StoredOffset.Progress progress = inProgress.progress();
+        String from = "resume the interrupted snapshot after row " + ResumableProgress.encode(progress.at()) + " (table index:key)";
+        if (mode == SnapshotMode.INITIAL_ONLY) {
+            // Its slot was temporary and is gone; nothing streams, so no change needs it.
+            return new SnapshotPlan(Action.SNAPSHOT_ONLY, false, from + ", snapshot only", inProgress);
+        }
+        String problem;
+        if (slot instanceof SlotState.Usable usable) {
+            if (usable.confirmedFlushLsn().equals(inProgress.slotConsistentPoint())) {
+                if (usable.active()) {
+                    throw new SnapshotException(Reason.SLOT_ACTIVE, "replication slot '" + slotName + "', created at "
+                            + inProgress.slotConsistentPoint() + " for this connector's interrupted snapshot, is active: a walsender"
+                            + " still holds it, usually a previous task's connection that has not noticed yet that its client is gone"
+                            + " (at most wal_sender_timeout). The snapshot resumes once it is released; if another consumer reads it,"
+                            + " stop that consumer");
+                }
+                return new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, false, from + ", then stream from the slot's consistent point "
+                        + inProgress.slotConsistentPoint(), inProgress);
+            }
+            problem = "its replication slot '" + slotName + "' has confirmed_flush_lsn " + usable.confirmedFlushLsn()
+                    + ", not the consistent point " + inProgress.slotConsistentPoint() + " it was created at, so it was re-created or"
+                    + " streamed from since";
+        } else if (slot instanceof SlotState.Lost) {
+            problem = "its replication slot '" + slotName + "' was invalidated (wal_status = lost)";
+        } else {
+            problem = "its replication slot '" + slotName + "' does not exist any more";
+        }
+        if (mode == SnapshotMode.WHEN_NEEDED) {
+            return null;
+        }
+        throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted exactly-once snapshot cannot be resumed: " + problem
+                + ", so the changes made since the snapshot began cannot be streamed to the rows it has emitted. Set"
+                + " snapshot.mode=when_needed to take the snapshot again from the start (its rows then reach Kafka a second time),"
+                + " or reset the connector's offsets (DELETE /connectors/<name>/offsets while it is stopped) and drop the slot"
+                + " yourself if nothing else needs it (snapshot.mode is " + configValue(mode) + ")");
     }
 
     private static SnapshotPlan decideAt(SnapshotMode mode, StoredOffset.At at, SlotState slot, String slotName) {

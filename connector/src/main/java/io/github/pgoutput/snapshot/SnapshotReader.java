@@ -50,6 +50,12 @@ public final class SnapshotReader implements AutoCloseable {
     private static final int MAX_BATCH_ROWS = 256;
 
     private final List<SnapshotTable> tables;
+    /** The COPY reading each table, by index. */
+    private final List<String> copyCommands;
+    /** The rows continue a snapshot begun earlier: none is the snapshot's first. */
+    private final boolean continuation;
+    /** The first table is read after a key: its first row read is not its first. */
+    private final boolean firstTableContinues;
     private final SnapshotProgress progress;
     private final SnapshotSettings settings;
     private final BlockingQueue<Object> queue;
@@ -68,9 +74,13 @@ public final class SnapshotReader implements AutoCloseable {
     private long handedOut;
     private boolean finished;
 
-    private SnapshotReader(List<SnapshotTable> tables, SnapshotSettings settings, List<Connection> connections, Long transactionId) {
+    private SnapshotReader(List<SnapshotTable> tables, List<String> copyCommands, SnapshotSettings settings, List<Connection> connections,
+                           Long transactionId, boolean continuation, boolean firstTableContinues) {
         this.transactionId = transactionId;
         this.tables = tables;
+        this.copyCommands = List.copyOf(copyCommands);
+        this.continuation = continuation;
+        this.firstTableContinues = firstTableContinues;
         this.settings = settings;
         this.connections = connections;
         this.progress = new SnapshotProgress(tables);
@@ -93,11 +103,36 @@ public final class SnapshotReader implements AutoCloseable {
      */
     public static SnapshotReader start(ConnectionSource connectionSource, String snapshotName, List<TableName> capturedTables, String user,
                                        SnapshotSettings settings) {
+        return start(connectionSource, snapshotName, capturedTables, user, settings, null);
+    }
+
+    /**
+     * Like {@link #start(ConnectionSource, String, List, String, SnapshotSettings)}, for a resumable snapshot: one
+     * reader thread reads {@code tables} (already selected and in order) one after another, each in the order of its
+     * {@link TableKey}, the first one after {@code firstTableAfter} when that is not empty. With {@code continuation}
+     * the rows continue a snapshot begun earlier, so none is marked the snapshot's first, and the first table's first
+     * row is not marked first in its table when it continues after a key.
+     *
+     * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} for a table without a unique key
+     */
+    public static SnapshotReader startInKeyOrder(ConnectionSource connectionSource, String snapshotName, List<TableName> tables, String user,
+                                                 SnapshotSettings settings, List<String> firstTableAfter, boolean continuation) {
+        return start(connectionSource, snapshotName, tables, user, settings.withMaxThreads(1),
+                new KeyOrder(List.copyOf(firstTableAfter), continuation));
+    }
+
+    /** How a resumable snapshot reads: in key order, the first table after a key, the rows continuing an earlier part. */
+    private record KeyOrder(List<String> firstTableAfter, boolean continuation) {
+    }
+
+    private static SnapshotReader start(ConnectionSource connectionSource, String snapshotName, List<TableName> capturedTables, String user,
+                                        SnapshotSettings settings, KeyOrder keyOrder) {
         Objects.requireNonNull(connectionSource, "connectionSource");
         if (snapshotName == null || !SNAPSHOT_NAME.matcher(snapshotName).matches()) {
             throw new IllegalArgumentException("not an exported snapshot name: " + snapshotName);
         }
-        List<TableName> selected = capturedTables.stream().filter(settings::includes).distinct().toList();
+        List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables)
+                : capturedTables.stream().filter(settings::includes).distinct().toList();
         int threadCount = Math.max(1, Math.min(settings.maxThreads(), selected.size()));
         List<Connection> connections = new ArrayList<>();
         try {
@@ -111,12 +146,23 @@ public final class SnapshotReader implements AutoCloseable {
                 lockTables(c, selected);
             }
             List<SnapshotTable> described = new ArrayList<>();
+            List<String> commands = new ArrayList<>();
             for (TableName t : selected) {
-                described.add(SnapshotTables.describe(connections.get(0), t, settings.publication()));
+                SnapshotTable table = SnapshotTables.describe(connections.get(0), t, settings.publication());
+                described.add(table);
+                if (keyOrder == null) {
+                    commands.add(table.copyCommand());
+                } else {
+                    List<String> after = described.size() == 1 ? keyOrder.firstTableAfter() : List.of();
+                    commands.add(TableKey.of(connections.get(0), table).orderedCopy(table, after));
+                }
             }
-            SnapshotReader reader = new SnapshotReader(List.copyOf(described), settings, connections,
-                    transactionId(connections.get(0)));
-            LOG.info("Snapshot {}: reading {} table(s) with {} thread(s): {}", snapshotName, selected.size(), threadCount, selected);
+            SnapshotReader reader = new SnapshotReader(List.copyOf(described), commands, settings, connections,
+                    transactionId(connections.get(0)), keyOrder != null && keyOrder.continuation(),
+                    keyOrder != null && !keyOrder.firstTableAfter().isEmpty());
+            LOG.info("Snapshot {}: reading {} table(s) with {} thread(s){}: {}", snapshotName, selected.size(), threadCount,
+                    keyOrder == null ? "" : " in key order" + (keyOrder.firstTableAfter().isEmpty() ? "" : ", the first after key "
+                            + keyOrder.firstTableAfter()), selected);
             reader.startThreads(snapshotName);
             return reader;
         } catch (SQLException e) {
@@ -156,6 +202,8 @@ public final class SnapshotReader implements AutoCloseable {
                 // slow: server-side limits meant for interactive sessions must not end the snapshot.
                 st.execute("SET LOCAL statement_timeout = 0");
                 st.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
+                // The lower bound of a resumed read is written as literals: a backslash in a key stays a backslash.
+                st.execute("SET LOCAL standard_conforming_strings = on");
             } catch (SQLException e) {
                 throw new SnapshotException(Reason.SNAPSHOT_NOT_IMPORTABLE, "the exported snapshot '" + snapshotName + "' cannot be imported: "
                         + e.getMessage() + " [SQLState " + e.getSQLState() + "]. An exported snapshot lives only while the replication"
@@ -221,7 +269,8 @@ public final class SnapshotReader implements AutoCloseable {
         LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
                 table.estimatedRows() < 0 ? "no" : "~" + table.estimatedRows(), table.columns().size());
         long nextLog = counter.startNanos + settings.progressInterval().toNanos();
-        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(table.copyCommand());
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(copyCommands.get(index));
+        boolean continues = index == 0 && firstTableContinues;
         SnapshotRow pending = null;
         List<SnapshotRow> rows = new ArrayList<>(batchRows);
         try {
@@ -232,7 +281,8 @@ public final class SnapshotReader implements AutoCloseable {
                 }
                 SnapshotRow row;
                 try {
-                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), pending == null, false, SnapshotRow.Marker.TRUE);
+                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), pending == null && !continues, false,
+                            SnapshotRow.Marker.TRUE);
                 } catch (IllegalArgumentException e) {
                     throw new SnapshotException(Reason.READ_FAILED, "table " + table.name() + ": " + e.getMessage(), e);
                 }
@@ -329,7 +379,8 @@ public final class SnapshotReader implements AutoCloseable {
     }
 
     private SnapshotRow handOut(SnapshotRow row, boolean last) {
-        SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST : handedOut == 0 ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
+        SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST
+                : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
         return row.withMarker(marker);
     }

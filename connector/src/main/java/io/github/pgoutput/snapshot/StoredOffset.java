@@ -2,6 +2,7 @@ package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.pgoutput.Lsn;
 
+import java.util.List;
 import java.util.Objects;
 
 /** What the connector's stored offset says, as far as the snapshot decision needs it. Immutable. */
@@ -13,15 +14,35 @@ public sealed interface StoredOffset {
 
     /**
      * A snapshot was being emitted when the task stopped. Its exported snapshot died with its replication connection,
-     * so it cannot be resumed.
+     * so it cannot be read again; a resumable snapshot ({@code progress} not null) can be continued from a new one.
      *
      * @param slotConsistentPoint the consistent point the connector created the slot at for that snapshot; the slot's
      *                            {@code confirmed_flush_lsn} equals it until someone streams from the slot. Never null;
      *                            {@link Lsn#INVALID} when the offset does not record it (written by an older version)
+     * @param progress            where a resumable snapshot stood, or null for a snapshot read in COPY order
      */
-    record SnapshotInProgress(Lsn slotConsistentPoint) implements StoredOffset {
+    record SnapshotInProgress(Lsn slotConsistentPoint, Progress progress) implements StoredOffset {
         public SnapshotInProgress {
             Objects.requireNonNull(slotConsistentPoint, "slotConsistentPoint");
+        }
+
+        public SnapshotInProgress(Lsn slotConsistentPoint) {
+            this(slotConsistentPoint, null);
+        }
+    }
+
+    /**
+     * Where a resumable snapshot stood ({@link ResumableProgress}).
+     *
+     * @param tables  the fingerprint of its table list
+     * @param at      the last row whose record is in Kafka
+     * @param resumes its resumptions so far
+     */
+    record Progress(String tables, ResumableProgress.Position at, List<ResumableProgress.Resume> resumes) {
+        public Progress {
+            Objects.requireNonNull(tables, "tables");
+            Objects.requireNonNull(at, "at");
+            resumes = List.copyOf(resumes);
         }
     }
 

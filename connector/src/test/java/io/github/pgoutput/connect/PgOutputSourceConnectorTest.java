@@ -100,27 +100,25 @@ class PgOutputSourceConnectorTest {
         assertThat(connector.exactlyOnceSupport(defaults)).as("snapshot.mode=initial by default").isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(whenNeeded)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.exactlyOnceSupport(nonsense)).isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
+        defaults.put("exactly.once.support", "required");
+        whenNeeded.put("exactly.once.support", "REQUIRED");
+        nonsense.put("exactly.once.support", "required");
+        assertThat(connector.exactlyOnceSupport(defaults)).as("required: the snapshot is resumable").isEqualTo(ExactlyOnceSupport.SUPPORTED);
+        assertThat(connector.exactlyOnceSupport(whenNeeded)).isEqualTo(ExactlyOnceSupport.SUPPORTED);
+        assertThat(connector.exactlyOnceSupport(nonsense)).as("not a mode").isEqualTo(ExactlyOnceSupport.UNSUPPORTED);
         assertThat(connector.canDefineTransactionBoundaries(streamingOnly)).isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
         assertThat(connector.canDefineTransactionBoundaries(defaults)).as("snapshot rows are committed per poll")
                 .isEqualTo(ConnectorTransactionBoundaries.SUPPORTED);
     }
 
     @Test
-    void explainsOnSnapshotModeWhyExactlyOnceCannotBeRequired() {
+    void exactlyOnceRequiredIsAcceptedWithEverySnapshotMode() {
         Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
         props.put("exactly.once.support", "required");
-
-        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(null).validate(props));
-
-        assertThat(errors).containsOnlyKeys("snapshot.mode");
-        assertThat(errors.get("snapshot.mode")).singleElement().asString()
-                .contains("exactly.once.support=required, but snapshot.mode=initial takes a snapshot")
-                .contains("set snapshot.mode=no_data");
-        props.put("snapshot.mode", "no_data");
-        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
-        props.put("exactly.once.support", "requested");
-        props.put("snapshot.mode", "initial");
-        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).isEmpty();
+        for (String mode : List.of("initial", "when_needed", "initial_only", "no_data")) {
+            props.put("snapshot.mode", mode);
+            assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as(mode).isEmpty();
+        }
     }
 
     @Test
@@ -144,12 +142,12 @@ class PgOutputSourceConnectorTest {
     }
 
     @Test
-    void withConnectorBoundariesASnapshottingModeIsAcceptedUnlessExactlyOnceIsRequired() {
+    void withConnectorBoundariesASnapshottingModeIsAccepted() {
         Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
         props.put("transaction.boundary", "connector");
         assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("snapshot rows committed per poll").isEmpty();
         props.put("exactly.once.support", "required");
-        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).containsOnlyKeys("snapshot.mode");
+        assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("the snapshot is resumable").isEmpty();
     }
 
     private static Map<String, List<String>> errors(Config config) {

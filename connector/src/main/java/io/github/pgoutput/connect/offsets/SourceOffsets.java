@@ -2,6 +2,7 @@ package io.github.pgoutput.connect.offsets;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -9,6 +10,8 @@ import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.snapshot.ResumableProgress;
+import io.github.pgoutput.snapshot.StoredOffset;
 
 /**
  * The one place that knows the names and meaning of the source partition and source offset this connector stores in
@@ -43,6 +46,13 @@ import io.github.pgoutput.pgoutput.Lsn;
  * Offsets written before {@code snapshot_lsn} existed lack it and still decode. The snapshot's last record carries the plain position {@code lsn} = the slot's consistent
  * point, where streaming starts.
  *
+ * <p>A resumable snapshot (exactly-once, {@link ResumableProgress}) adds to every record but its last
+ * {@code snapshot_tables} (the fingerprint of its table list), {@code snapshot_at} (the row: {@code table:key,...})
+ * and, once resumed, {@code snapshot_resumed} ({@code position@lsn|...}). A restart then continues after
+ * {@code snapshot_at} instead of taking the snapshot again. A resumed snapshot's last record, and the streaming
+ * records after it while their {@code lsn} is before the last resumption's point, keep {@code snapshot_tables} and
+ * {@code snapshot_resumed}: a restart in that stretch must still skip the changes the resumed rows contain.
+ *
  * <p>Any other field, a missing {@code lsn}, or a malformed value is an error: an offset this code cannot read
  * completely is never guessed at.
  *
@@ -64,8 +74,37 @@ public final class SourceOffsets {
     /** With {@link #OFFSET_SNAPSHOT}: the consistent point of the slot created for the snapshot in progress. */
     public static final String OFFSET_SNAPSHOT_LSN = "snapshot_lsn";
 
+    /** A resumable snapshot's table list fingerprint ({@link ResumableProgress#fingerprint}). */
+    public static final String OFFSET_SNAPSHOT_TABLES = "snapshot_tables";
+    /** With {@link #OFFSET_SNAPSHOT}: the resumable snapshot's last row ({@link ResumableProgress#encode(ResumableProgress.Position)}). */
+    public static final String OFFSET_SNAPSHOT_AT = "snapshot_at";
+    /** With {@link #OFFSET_SNAPSHOT_TABLES}: the resumptions ({@link ResumableProgress#encode(List)}). */
+    public static final String OFFSET_SNAPSHOT_RESUMED = "snapshot_resumed";
+
     private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
-            OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN);
+            OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN, OFFSET_SNAPSHOT_TABLES, OFFSET_SNAPSHOT_AT,
+            OFFSET_SNAPSHOT_RESUMED);
+
+    /**
+     * The resumptions of a resumable snapshot whose rows streaming must still take into account.
+     *
+     * @param tables  the fingerprint of the snapshot's table list
+     * @param resumes not empty
+     */
+    public record Resumed(String tables, List<ResumableProgress.Resume> resumes) {
+        public Resumed {
+            Objects.requireNonNull(tables, "tables");
+            resumes = List.copyOf(resumes);
+            if (resumes.isEmpty()) {
+                throw new IllegalArgumentException("no resumption");
+            }
+        }
+
+        /** The last resumption's consistent point: offsets at or after it no longer carry the resumptions. */
+        public Lsn until() {
+            return resumes.get(resumes.size() - 1).readAt();
+        }
+    }
 
     private SourceOffsets() {
     }
@@ -172,6 +211,93 @@ public final class SourceOffsets {
     }
 
     /**
+     * The offset of a resumable snapshot's record that is not its last: {@link #snapshotInProgress(Lsn)} with where
+     * it stands.
+     */
+    public static Map<String, Object> snapshotInProgress(Lsn slotConsistentPoint, StoredOffset.Progress progress) {
+        Map<String, Object> offset = snapshotInProgress(slotConsistentPoint);
+        offset.put(OFFSET_SNAPSHOT_TABLES, progress.tables());
+        offset.put(OFFSET_SNAPSHOT_AT, ResumableProgress.encode(progress.at()));
+        if (!progress.resumes().isEmpty()) {
+            offset.put(OFFSET_SNAPSHOT_RESUMED, ResumableProgress.encode(progress.resumes()));
+        }
+        return offset;
+    }
+
+    /**
+     * {@link #encode(Position)}, with the resumptions of a resumed snapshot while {@code position} lies before the last
+     * one's point ({@code resumed} null: none).
+     */
+    public static Map<String, Object> encode(Position position, Resumed resumed) {
+        Map<String, Object> offset = encode(position);
+        if (resumed != null && position.lsn().isBefore(resumed.until())) {
+            offset.put(OFFSET_SNAPSHOT_TABLES, resumed.tables());
+            offset.put(OFFSET_SNAPSHOT_RESUMED, ResumableProgress.encode(resumed.resumes()));
+        }
+        return offset;
+    }
+
+    /**
+     * Where the resumable snapshot in progress stood, from an offset for which {@link #isSnapshotInProgress} is true;
+     * null when it was not a resumable snapshot.
+     *
+     * @throws ConnectException when a field is malformed
+     */
+    public static StoredOffset.Progress snapshotProgress(Map<String, ?> offset) {
+        Object at = offset.get(OFFSET_SNAPSHOT_AT);
+        if (at == null) {
+            return null;
+        }
+        Object tables = offset.get(OFFSET_SNAPSHOT_TABLES);
+        if (!(tables instanceof String fingerprint)) {
+            throw invalid(offset, OFFSET_SNAPSHOT_TABLES, "is " + describe(tables) + "; expected text with " + OFFSET_SNAPSHOT_AT);
+        }
+        if (!(at instanceof String text)) {
+            throw invalid(offset, OFFSET_SNAPSHOT_AT, "is " + describe(at) + "; expected text such as 0:42");
+        }
+        try {
+            return new StoredOffset.Progress(fingerprint, ResumableProgress.decodePosition(text), resumes(offset));
+        } catch (IllegalArgumentException e) {
+            throw invalid(offset, OFFSET_SNAPSHOT_AT, e.getMessage());
+        }
+    }
+
+    /**
+     * The resumptions a streaming offset carries ({@link #encode(Position, Resumed)}), or null when it carries none.
+     *
+     * @throws ConnectException when a field is malformed
+     */
+    public static Resumed resumed(Map<String, ?> offset) {
+        if (offset == null || isSnapshotInProgress(offset) || !offset.containsKey(OFFSET_SNAPSHOT_RESUMED)) {
+            return null;
+        }
+        Object tables = offset.get(OFFSET_SNAPSHOT_TABLES);
+        if (!(tables instanceof String fingerprint)) {
+            throw invalid(offset, OFFSET_SNAPSHOT_TABLES, "is " + describe(tables) + "; expected text with " + OFFSET_SNAPSHOT_RESUMED);
+        }
+        List<ResumableProgress.Resume> resumes = resumes(offset);
+        if (resumes.isEmpty()) {
+            throw invalid(offset, OFFSET_SNAPSHOT_RESUMED, "is empty");
+        }
+        return new Resumed(fingerprint, resumes);
+    }
+
+    private static List<ResumableProgress.Resume> resumes(Map<String, ?> offset) {
+        Object value = offset.get(OFFSET_SNAPSHOT_RESUMED);
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof String text)) {
+            throw invalid(offset, OFFSET_SNAPSHOT_RESUMED, "is " + describe(value) + "; expected text such as 0:42@0/16B3748");
+        }
+        try {
+            return ResumableProgress.decodeResumes(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid(offset, OFFSET_SNAPSHOT_RESUMED, e.getMessage());
+        }
+    }
+
+    /**
      * The consistent point of the slot created for the snapshot in progress, from an offset for which
      * {@link #isSnapshotInProgress} is true; {@link Lsn#INVALID} when the offset does not record it (written by an
      * earlier version).
@@ -221,10 +347,19 @@ public final class SourceOffsets {
             if (!OFFSET_FIELDS.contains(field)) {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
                         + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
-                        + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + "); was it written by a newer version?");
+                        + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + ", " + OFFSET_SNAPSHOT_TABLES + ", " + OFFSET_SNAPSHOT_AT
+                        + ", " + OFFSET_SNAPSHOT_RESUMED + "); was it written by a newer version?");
             }
         }
         snapshotLsn(offset); // validates the field, which says nothing about the position
+        if (isSnapshotInProgress(offset)) {
+            snapshotProgress(offset);
+        } else {
+            if (offset.containsKey(OFFSET_SNAPSHOT_AT)) {
+                throw invalid(offset, OFFSET_SNAPSHOT_AT, "is present without " + OFFSET_SNAPSHOT + " = '" + SNAPSHOT_IN_PROGRESS + "'");
+            }
+            resumed(offset);
+        }
         Lsn lsn = lsnField(offset, OFFSET_LSN);
         if (lsn == null) {
             throw invalid(offset, OFFSET_LSN, "is missing");

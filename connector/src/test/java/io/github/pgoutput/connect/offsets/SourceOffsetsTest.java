@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.snapshot.ResumableProgress;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.testing.RandomValues;
 import io.github.pgoutput.testing.SeededProperty;
 
@@ -79,6 +81,49 @@ class SourceOffsetsTest {
         assertRejected(Map.of("lsn", "0/0", "snapshot", "in_progress", "snapshot_lsn", "soon"), "snapshot_lsn", "expected an LSN");
         assertRejected(Map.of("lsn", "0/1000", "snapshot_lsn", "0/900"), "snapshot_lsn", "without snapshot = 'in_progress'");
         assertThatThrownBy(() -> SourceOffsets.snapshotInProgress(Lsn.INVALID)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aResumableSnapshotInProgressRecordsItsTablesItsLastRowAndItsResumptions() {
+        ResumableProgress.Position at = new ResumableProgress.Position(2, List.of("a,b", "7"));
+        List<ResumableProgress.Resume> resumes = List.of(new ResumableProgress.Resume(new ResumableProgress.Position(1, List.of("x")),
+                Lsn.parse("0/300")));
+        Map<String, Object> first = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), new StoredOffset.Progress("3-ff", at, List.of()));
+        Map<String, Object> resumed = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), new StoredOffset.Progress("3-ff", at, resumes));
+
+        assertThat(first).containsOnlyKeys("lsn", "snapshot", "snapshot_lsn", "snapshot_tables", "snapshot_at");
+        assertThat(SourceOffsets.snapshotProgress(first)).isEqualTo(new StoredOffset.Progress("3-ff", at, List.of()));
+        assertThat(SourceOffsets.snapshotProgress(resumed)).isEqualTo(new StoredOffset.Progress("3-ff", at, resumes));
+        assertThat(SourceOffsets.decode(resumed)).isEqualTo(Position.afterDelivery(Lsn.INVALID));
+        assertThat(SourceOffsets.snapshotProgress(SourceOffsets.snapshotInProgress(Lsn.parse("0/100")))).as("read in COPY order").isNull();
+        assertThat(SourceOffsets.resumed(resumed)).as("not a streaming offset").isNull();
+    }
+
+    @Test
+    void streamingOffsetsCarryTheResumptionsOnlyBeforeTheLastOnesPoint() {
+        SourceOffsets.Resumed resumed = new SourceOffsets.Resumed("3-ff", List.of(new ResumableProgress.Resume(
+                new ResumableProgress.Position(1, List.of("x")), Lsn.parse("0/300"))));
+
+        Map<String, Object> before = SourceOffsets.encode(Position.afterDelivery(Lsn.parse("0/2FF")), resumed);
+        Map<String, Object> at = SourceOffsets.encode(Position.afterDelivery(Lsn.parse("0/300")), resumed);
+
+        assertThat(before).containsOnlyKeys("lsn", "snapshot_tables", "snapshot_resumed");
+        assertThat(SourceOffsets.resumed(before)).isEqualTo(resumed);
+        assertThat(SourceOffsets.decode(before)).isEqualTo(Position.afterDelivery(Lsn.parse("0/2FF")));
+        assertThat(at).containsOnlyKeys("lsn");
+        assertThat(SourceOffsets.resumed(at)).isNull();
+        assertThat(SourceOffsets.encode(Position.afterDelivery(Lsn.parse("0/2FF")), null)).containsOnlyKeys("lsn");
+    }
+
+    @Test
+    void rejectsMalformedResumableSnapshotFields() {
+        assertRejected(Map.of("lsn", "0/0", "snapshot", "in_progress", "snapshot_lsn", "0/1", "snapshot_tables", "1-a",
+                "snapshot_at", "x"), "snapshot_at", "table:key");
+        assertRejected(Map.of("lsn", "0/0", "snapshot", "in_progress", "snapshot_lsn", "0/1", "snapshot_at", "0:1"),
+                "snapshot_tables", "expected text");
+        assertRejected(Map.of("lsn", "0/5", "snapshot_at", "0:1"), "snapshot_at", "without snapshot");
+        assertRejected(Map.of("lsn", "0/5", "snapshot_resumed", "0:1@0/9"), "snapshot_tables", "expected text");
+        assertRejected(Map.of("lsn", "0/5", "snapshot_tables", "1-a", "snapshot_resumed", "0:1"), "snapshot_resumed", "position@lsn");
     }
 
     @Test

@@ -1,0 +1,182 @@
+package io.github.pgoutput.snapshot;
+
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.ResumableProgress.Resume;
+import io.github.pgoutput.snapshot.SnapshotException.Reason;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Which streamed changes a resumed snapshot already contains. A resumed snapshot reads the rows it had not reached
+ * from a new exported snapshot, taken at a later consistent point; streaming still starts at the slot's first
+ * consistent point, so the changes committed in between arrive too. For a row read in a resumed part such a change is
+ * already in the row as read: delivering it again would replay an older state after a newer one (or an insert of a row
+ * already read). For the rows read before the crash it is a change they lack, and must be delivered.
+ *
+ * <p>So a change is skipped exactly when its row lies, in the snapshot's order ({@link ResumableProgress}), in a part
+ * read as of a consistent point after the change's commit. Rows are placed by table index first and, within the table a
+ * resumption began in, by comparing keys in PostgreSQL ({@link TableKey#comparison()}), so that the order is the
+ * key's btree order with its collation, the order the snapshot read in. Only changes committed before the last
+ * resumption's point need a comparison; the caller drops this object once the stream has passed {@link #until()}.
+ *
+ * <p>Not thread-safe: the task's poll thread.
+ */
+public final class ResumedRows implements AutoCloseable {
+
+    private final ConnectionSource connections;
+    private final String publication;
+    private final Map<TableName, Integer> indexes = new HashMap<>();
+    private final List<Resume> resumes;
+    private final Lsn until;
+    private final Map<TableName, TableKey> keys = new HashMap<>();
+    private final Map<TableName, PreparedStatement> comparisons = new HashMap<>();
+    private Connection sql;
+
+    /**
+     * @param tables      the snapshot's table list, in reading order (its fingerprint was checked by the caller)
+     * @param publication for the tables' published columns
+     * @param resumes     the resumptions so far, in order; not empty
+     */
+    public ResumedRows(ConnectionSource connections, List<TableName> tables, String publication, List<Resume> resumes) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.publication = publication;
+        for (int i = 0; i < tables.size(); i++) {
+            indexes.put(tables.get(i), i);
+        }
+        this.resumes = List.copyOf(resumes);
+        if (this.resumes.isEmpty()) {
+            throw new IllegalArgumentException("no resumption");
+        }
+        this.until = this.resumes.get(this.resumes.size() - 1).readAt();
+    }
+
+    /** The last resumption's consistent point: no change committed at or after it is ever skipped. */
+    public Lsn until() {
+        return until;
+    }
+
+    /**
+     * Whether the change to the row of {@code table} whose key columns {@code textOf} gives (type output text by column
+     * name; null when the change does not carry the value), committed at {@code commitLsn}, is already in the row as a
+     * resumed part read it. A change whose key is not known completely is never skipped.
+     *
+     * @throws SnapshotException {@link Reason#READ_FAILED} when the comparison cannot be made
+     */
+    public boolean contains(Lsn commitLsn, TableName table, Function<String, String> textOf) {
+        Integer index = indexes.get(table);
+        if (index == null || !commitLsn.isBefore(until)) {
+            return false;
+        }
+        try {
+            List<String> key = null;
+            for (int i = resumes.size() - 1; i >= 0; i--) {
+                Resume r = resumes.get(i);
+                boolean after;
+                if (index != r.after().table() || r.after().key().isEmpty()) {
+                    after = index >= r.after().table();
+                } else {
+                    if (key == null) {
+                        key = keyOf(table, textOf);
+                        if (key == null) {
+                            return false;
+                        }
+                    }
+                    after = greater(table, key, r.after().key());
+                }
+                if (after) {
+                    return commitLsn.isBefore(r.readAt());
+                }
+            }
+            return false; // read before the first crash, as of the slot's own consistent point
+        } catch (SQLException e) {
+            throw new SnapshotException(Reason.READ_FAILED, "placing a change of table " + table + " against the resumed snapshot failed: "
+                    + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
+        }
+    }
+
+    /**
+     * Whether a part of {@code table} was read as of a consistent point after {@code commitLsn}: a TRUNCATE committed
+     * then is in those rows (they are what was inserted after it) but not in the rows read before, and cannot be
+     * delivered for one part only.
+     */
+    public boolean truncateConflicts(Lsn commitLsn, TableName table) {
+        Integer index = indexes.get(table);
+        if (index == null || !commitLsn.isBefore(until)) {
+            return false;
+        }
+        for (Resume r : resumes) {
+            if (r.after().table() <= index && commitLsn.isBefore(r.readAt())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private List<String> keyOf(TableName table, Function<String, String> textOf) throws SQLException {
+        TableKey key = key(table);
+        List<String> values = new ArrayList<>();
+        for (TableKey.Column c : key.columns()) {
+            String v = textOf.apply(c.name());
+            if (v == null) {
+                return null;
+            }
+            values.add(v);
+        }
+        return values;
+    }
+
+    private boolean greater(TableName table, List<String> a, List<String> b) throws SQLException {
+        PreparedStatement st = comparisons.get(table);
+        if (st == null) {
+            st = connection().prepareStatement(key(table).comparison());
+            comparisons.put(table, st);
+        }
+        for (int i = 0; i < a.size(); i++) {
+            st.setString(i + 1, a.get(i));
+            st.setString(a.size() + i + 1, b.get(i));
+        }
+        try (ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    private TableKey key(TableName table) throws SQLException {
+        TableKey key = keys.get(table);
+        if (key == null) {
+            key = TableKey.of(connection(), SnapshotTables.describe(connection(), table, publication));
+            keys.put(table, key);
+        }
+        return key;
+    }
+
+    private Connection connection() throws SQLException {
+        if (sql == null) {
+            sql = connections.open();
+        }
+        return sql;
+    }
+
+    @Override
+    public void close() {
+        if (sql != null) {
+            try {
+                sql.close();
+            } catch (SQLException e) {
+                // Nothing held but a session.
+            }
+            sql = null;
+            comparisons.clear();
+        }
+    }
+}

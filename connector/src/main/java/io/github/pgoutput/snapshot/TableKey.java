@@ -1,0 +1,148 @@
+package io.github.pgoutput.snapshot;
+
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.SnapshotException.Reason;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The unique key a resumable snapshot reads a table in the order of: the columns pgoutput flags as the replica
+ * identity (the primary key, or the index of REPLICA IDENTITY USING INDEX), with their SQL types and collations, so
+ * that the reading order, the lower bound of a resumed read and the comparisons of {@link ResumedRows} all use the
+ * same btree order PostgreSQL uses for that key. Immutable.
+ *
+ * @param columns the key columns in attribute order (pgoutput's order), each with its index in {@link SnapshotTable#columns()}
+ */
+public record TableKey(TableName table, List<Column> columns) {
+
+    /**
+     * One key column.
+     *
+     * @param index     its position in the table's published columns (and so in a snapshot row's values)
+     * @param type      {@code format_type} of its type, for casts
+     * @param collation its collation as a quoted name, or null for a type without one
+     */
+    public record Column(String name, int index, String type, String collation) {
+        /** {@code CAST(value AS type) COLLATE collation}. */
+        String cast(String value) {
+            return "CAST(" + value + " AS " + type + ")" + (collation == null ? "" : " COLLATE " + collation);
+        }
+    }
+
+    public TableKey {
+        Objects.requireNonNull(table, "table");
+        columns = List.copyOf(columns);
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("a table key has at least one column");
+        }
+    }
+
+    /**
+     * The key of {@code table} as of the reader's snapshot.
+     *
+     * @throws SnapshotException {@link Reason#NOT_RESUMABLE} when the table's replica identity is not a unique key
+     *                           (no primary key, REPLICA IDENTITY FULL or NOTHING): its rows have no order a resumed
+     *                           read could continue in
+     */
+    static TableKey of(Connection sql, SnapshotTable table) throws SQLException {
+        try (PreparedStatement st = sql.prepareStatement("SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid"
+                + " AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)))"
+                + " FROM pg_class c WHERE c.oid = ?::regclass")) {
+            st.setString(1, table.name().quoted());
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                if (!rs.getBoolean(2)) {
+                    throw new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no primary key (or replica identity"
+                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so an exactly-once snapshot"
+                            + " (exactly.once.support=required) cannot read it in an order it could resume in after a crash. Give it a"
+                            + " primary key, or ALTER TABLE " + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>,"
+                            + " or leave it out of the snapshot with snapshot.include.list");
+                }
+            }
+        }
+        List<Column> columns = new ArrayList<>();
+        try (PreparedStatement st = sql.prepareStatement("SELECT format_type(a.atttypid, a.atttypmod),"
+                + " CASE WHEN a.attcollation = 0 THEN NULL ELSE a.attcollation::regcollation::text END"
+                + " FROM pg_attribute a WHERE a.attrelid = ?::regclass AND a.attname = ?")) {
+            List<RelationColumn> published = table.columns();
+            for (int i = 0; i < published.size(); i++) {
+                RelationColumn c = published.get(i);
+                if (!c.partOfKey()) {
+                    continue;
+                }
+                st.setString(1, table.name().quoted());
+                st.setString(2, c.name());
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    columns.add(new Column(c.name(), i, rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        if (columns.isEmpty()) {
+            throw new SnapshotException(Reason.NOT_RESUMABLE, "the publication's column list for table " + table.name()
+                    + " leaves out its key columns, so an exactly-once snapshot cannot read it in key order; publish the key columns");
+        }
+        return new TableKey(table.name(), columns);
+    }
+
+    private static String identity(String relreplident) {
+        return switch (relreplident) {
+            case "f" -> "FULL";
+            case "n" -> "NOTHING";
+            case "i" -> "USING INDEX";
+            default -> "DEFAULT";
+        };
+    }
+
+    /** The key values of a snapshot row (values in the table's published column order). */
+    public List<String> of(List<String> rowValues) {
+        List<String> key = new ArrayList<>(columns.size());
+        for (Column c : columns) {
+            key.add(rowValues.get(c.index()));
+        }
+        return key;
+    }
+
+    /**
+     * The COPY reading {@code table} in key order, after {@code after} when it is not empty. Literals are written as
+     * standard-conforming strings (the reader sets {@code standard_conforming_strings}).
+     */
+    String orderedCopy(SnapshotTable snapshotTable, List<String> after) {
+        String list = snapshotTable.columns().stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
+        String keys = columns.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
+        List<String> conditions = new ArrayList<>();
+        if (snapshotTable.rowFilter() != null) {
+            conditions.add(snapshotTable.rowFilter());
+        }
+        if (!after.isEmpty()) {
+            if (after.size() != columns.size()) {
+                throw new IllegalArgumentException("a key of " + table + " has " + columns.size() + " values, not " + after.size());
+            }
+            List<String> bound = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                bound.add(columns.get(i).cast("'" + after.get(i).replace("'", "''") + "'"));
+            }
+            conditions.add("ROW(" + keys + ") > ROW(" + String.join(", ", bound) + ")");
+        }
+        return "COPY (SELECT " + list + " FROM " + (snapshotTable.partitioned() ? "" : "ONLY ") + table.quoted()
+                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY " + keys + ") TO STDOUT";
+    }
+
+    /** {@code SELECT ROW(a) > ROW(b)} with the key's casts: 2 × columns parameters, a's values first. */
+    String comparison() {
+        String left = columns.stream().map(c -> c.cast("?")).collect(Collectors.joining(", "));
+        return "SELECT ROW(" + left + ") > ROW(" + left + ")";
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,206 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An exactly-once snapshot ({@code exactly.once.support=required}, {@code snapshot.mode=initial}) interrupted in the
+ * middle of its second table, while the database keeps changing, is resumed after the last row in Kafka: a
+ * read_committed consumer sees every row read once, the changes made while it was interrupted once each (in the row
+ * as read when the row was read after the resumption, as a change record when it was read before), and rebuilds every
+ * table exactly. Keys: a bigint, a text key holding the characters the stored position must escape, and a composite
+ * key. Once interrupted by a stop over REST (connector boundaries), once by the loss of the worker (poll boundaries).
+ */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class ExactlyOnceSnapshotIT {
+
+    private static final Logger log = LoggerFactory.getLogger(ExactlyOnceSnapshotIT.class);
+    private static final Duration WAIT = Duration.ofSeconds(180);
+    private static final int ROWS = 3_000;
+    /** A few hundred snapshot records a second: the snapshot of 9,000 rows is still running when the test interrupts it. */
+    private static final long HELD_PRODUCE_RATE = 150_000;
+    private static final List<String> TABLES = List.of("a", "b", "c");
+
+    @RegisterExtension
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(2).exactlyOnceSource();
+
+    @PostgresTest(representative = 17)
+    void aSnapshotStoppedInItsSecondTableIsResumedAndEveryRowAndChangeArrivesOnceWithConnectorBoundaries(PostgresDatabase db) {
+        String name = "eoss" + db.majorVersion();
+        Map<String, String> config = setUp(db, name, "connector");
+        interruptInTableB(db, name, () -> {
+            connect.stopConnector(name);
+            ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
+                    db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + name + "_slot' AND active").isEmpty());
+            changeWhileInterrupted(db);
+            connect.resumeConnector(name);
+        });
+        Map<String, List<Event>> events = awaitEverythingAndCheck(db, name);
+
+        // Row a/1 was read before the stop: its update comes as a change after its read.
+        assertThat(ops(events, "a", "{\"id\":1}")).containsExactly("r", "u");
+        // The last keys of b and c were read after the resumption, from a snapshot taken after the changes: their
+        // rows as read hold the changes, and no change record repeats them.
+        assertThat(ops(events, "b", lastKeyOfB())).containsExactly("r");
+        assertThat(events.get("b").stream().filter(e -> e.key().equals(lastKeyOfB())).findFirst().orElseThrow().after().get("name")
+                .asText()).isEqualTo("changed while interrupted");
+        assertThat(ops(events, "c", "{\"x\":" + ROWS + ",\"y\":\"y" + ROWS + "\"}")).as("deleted before it was read").isEmpty();
+        assertThat(ops(events, "c", "{\"x\":" + (ROWS + 1) + ",\"y\":\"new\"}")).as("inserted before it was read").containsExactly("r");
+        assertThat(ops(events, "a", "{\"id\":" + (ROWS + 1) + "}")).as("inserted after a was read").containsExactly("c");
+        connect.deleteConnector(name);
+    }
+
+    @PostgresTest(representative = 17)
+    void aSnapshotWhoseWorkerIsLostInItsSecondTableIsResumedOnAnotherAndEveryRowArrivesOnceWithPollBoundaries(PostgresDatabase db) {
+        connect.restoreWorkers();
+        String name = "eosw" + db.majorVersion();
+        setUp(db, name, "poll");
+        interruptInTableB(db, name, () -> {
+            String worker = connect.status(name).tasks().get(0).workerId();
+            WorkerHandle running = connect.workers().stream().filter(w -> worker.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
+            connect.stopWorker(running);
+            changeWhileInterrupted(db);
+        });
+        awaitEverythingAndCheck(db, name);
+        connect.deleteConnector(name);
+    }
+
+    private static Map<String, String> setUp(PostgresDatabase db, String name, String boundary) {
+        db.execute("CREATE TABLE a (id bigint PRIMARY KEY, name text)",
+                "CREATE TABLE b (k text PRIMARY KEY, name text)",
+                "CREATE TABLE c (x int, y text, name text, PRIMARY KEY (x, y))",
+                "INSERT INTO a SELECT g, 'a' || g FROM generate_series(1, " + ROWS + ") g",
+                // Separators and escapes of the stored position, quotes of the SQL literal, a backslash, case, accents.
+                "INSERT INTO b SELECT 'K:' || lpad(g::text, 5, '0') || ',%@|''\\é' || CASE WHEN g % 2 = 0 THEN 'a' ELSE 'B' END, 'b' || g"
+                        + " FROM generate_series(1, " + ROWS + ") g",
+                "INSERT INTO c SELECT g, 'y' || g, 'c' || g FROM generate_series(1, " + ROWS + ") g");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, name + "_slot");
+        config.remove("snapshot.mode"); // initial
+        config.put("exactly.once.support", "required");
+        config.put("transaction.boundary", boundary);
+        config.put("max.batch.size", "50");
+        Map<String, String> validated = new HashMap<>(config);
+        validated.put("name", name);
+        assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("an exactly-once snapshot is accepted").isEmpty();
+        connect.limitProduceRate("connector-producer-" + name + "-0", HELD_PRODUCE_RATE);
+        connect.configureConnector(name, config);
+        return config;
+    }
+
+    /** Waits until the stored offset is inside table b (index 1), interrupts the task with {@code interrupt}, lifts the cap. */
+    private static void interruptInTableB(PostgresDatabase db, String name, Runnable interrupt) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "the snapshot offset stored inside table b", () ->
+                connect.sourceOffsets(name).values().stream().anyMatch(o -> o != null
+                        && String.valueOf(o.get(SourceOffsets.OFFSET_SNAPSHOT_AT)).startsWith("1:")));
+        log.info("Interrupting at offsets {}", connect.sourceOffsets(name));
+        interrupt.run();
+        connect.limitProduceRate("connector-producer-" + name + "-0", null);
+    }
+
+    /** Changes to rows read before the interruption (a) and to rows not read yet (the end of b and c). */
+    private static void changeWhileInterrupted(PostgresDatabase db) {
+        db.execute("UPDATE a SET name = 'changed while interrupted' WHERE id = 1",
+                "INSERT INTO a VALUES (" + (ROWS + 1) + ", 'new')",
+                "UPDATE b SET name = 'changed while interrupted' WHERE k = (SELECT max(k) FROM b)",
+                "DELETE FROM c WHERE x = " + ROWS,
+                "INSERT INTO c VALUES (" + (ROWS + 1) + ", 'new', 'new')");
+    }
+
+    private static String lastKeyOfB() {
+        return "{\"k\":\"K:" + String.format("%05d", ROWS) + ",%@|'\\\\é" + (ROWS % 2 == 0 ? "a" : "B") + "\"}";
+    }
+
+    /** One table-topic record: its key as JSON text, op, after (null for a delete or a tombstone). */
+    private record Event(String key, String op, JsonNode after, String snapshot) {
+    }
+
+    private static Map<String, List<Event>> awaitEverythingAndCheck(PostgresDatabase db, String name) {
+        Map<String, List<Event>> events = new HashMap<>();
+        ConnectWorkerCluster.awaitCondition(WAIT, "every table rebuilt from its topic", () -> {
+            events.clear();
+            for (String table : TABLES) {
+                events.put(table, read(name + ".public." + table));
+            }
+            return TABLES.stream().allMatch(t -> rebuild(events.get(t)).equals(database(db, t)));
+        });
+        for (String table : TABLES) {
+            List<Event> list = events.get(table);
+            Map<String, Long> reads = new TreeMap<>();
+            list.stream().filter(e -> "r".equals(e.op())).forEach(e -> reads.merge(e.key(), 1L, Long::sum));
+            assertThat(reads.values()).as("table %s: no row read twice", table).allMatch(n -> n == 1);
+            assertThat(reads).as("table %s: every row read", table).hasSizeGreaterThanOrEqualTo(ROWS - 1);
+        }
+        List<String> markers = TABLES.stream().flatMap(t -> events.get(t).stream()).map(Event::snapshot).filter(m -> m != null).toList();
+        assertThat(markers.stream().filter("first"::equals).count()).as("one snapshot began").isEqualTo(1);
+        assertThat(markers.stream().filter("last"::equals).count()).as("one snapshot ended").isEqualTo(1);
+        log.info("{}: {} records in a, {} in b, {} in c; offsets {}", name, events.get("a").size(), events.get("b").size(),
+                events.get("c").size(), connect.sourceOffsets(name));
+        return events;
+    }
+
+    private static List<String> ops(Map<String, List<Event>> events, String table, String key) {
+        return events.get(table).stream().filter(e -> e.key().equals(key) && e.op() != null).map(Event::op).toList();
+    }
+
+    private static List<Event> read(String topic) {
+        List<Event> list = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : connect.readAllIfExists(topic, Duration.ofSeconds(10))) {
+            String key = TopicReplica.json(r.key()).toString();
+            if (r.value() == null) {
+                list.add(new Event(key, null, null, null));
+                continue;
+            }
+            JsonNode value = TopicReplica.json(r.value());
+            JsonNode source = value.get("source");
+            String marker = "r".equals(value.get("op").asText()) ? source.get("snapshot").asText() : null;
+            list.add(new Event(key, value.get("op").asText(), value.get("after"), marker));
+        }
+        return list;
+    }
+
+    /** Key JSON -> row JSON, applying records in order. */
+    private static Map<String, String> rebuild(List<Event> events) {
+        Map<String, String> rows = new TreeMap<>();
+        for (Event e : events) {
+            if (e.after() == null) {
+                rows.remove(e.key());
+            } else {
+                rows.put(e.key(), e.after().toString());
+            }
+        }
+        return rows;
+    }
+
+    private static Map<String, String> database(PostgresDatabase db, String table) {
+        String key = switch (table) {
+            case "a" -> "json_build_object('id', id)";
+            case "b" -> "json_build_object('k', k)";
+            default -> "json_build_object('x', x, 'y', y)";
+        };
+        Map<String, String> rows = new TreeMap<>();
+        for (List<String> row : db.query("SELECT " + key + "::text, row_to_json(t)::text FROM " + table + " t")) {
+            rows.put(TopicReplica.json(row.get(0).getBytes(StandardCharsets.UTF_8)).toString(),
+                    TopicReplica.json(row.get(1).getBytes(StandardCharsets.UTF_8)).toString());
+        }
+        return rows;
+    }
+}
