@@ -26,5 +26,12 @@
  *   <li>Stream with {@code ReplicationSession.open(settings, consistentPoint)}: every change committed after the
  *       consistent point arrives there, none before it.</li>
  * </ol>
+ *
+ * <p>An exactly-once snapshot (the {@code resumable} variants of {@code plan} and {@code start}) reads one table after
+ * another in the order of its {@link io.github.pgoutput.snapshot.TableKey}, so that each record's offset can name the
+ * last row in Kafka ({@link io.github.pgoutput.snapshot.ResumableProgress}). The planner then answers an interrupted
+ * one with a plan whose {@link io.github.pgoutput.snapshot.SnapshotPlan#resumeFrom} keeps the slot; {@code start}
+ * reads the rest from a new export, and streaming skips, through
+ * {@link io.github.pgoutput.snapshot.ResumedRows}, the changes that rows read after a resumption already contain.
  */
 package io.github.pgoutput.snapshot;

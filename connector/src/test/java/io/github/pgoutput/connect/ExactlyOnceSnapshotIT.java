@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * read_committed consumer sees every row read once, the changes made while it was interrupted once each (in the row
  * as read when the row was read after the resumption, as a change record when it was read before), and rebuilds every
  * table exactly. Keys: a bigint, a text key holding the characters the stored position must escape, and a composite
- * key. Once interrupted by a stop over REST (connector boundaries), once by the loss of the worker (poll boundaries).
+ * key. Twice interrupted by a stop over REST (connector boundaries), once by the loss of the worker (poll boundaries). A
+ * table without a unique key fails the task with a message that names it.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class ExactlyOnceSnapshotIT {
@@ -44,28 +45,62 @@ class ExactlyOnceSnapshotIT {
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(2).exactlyOnceSource();
 
     @PostgresTest(representative = 17)
-    void aSnapshotStoppedInItsSecondTableIsResumedAndEveryRowAndChangeArrivesOnceWithConnectorBoundaries(PostgresDatabase db) {
+    void aSnapshotStoppedTwiceIsResumedTwiceAndEveryRowAndChangeArrivesOnceWithConnectorBoundaries(PostgresDatabase db) {
         String name = "eoss" + db.majorVersion();
-        Map<String, String> config = setUp(db, name, "connector");
-        interruptInTableB(db, name, () -> {
-            connect.stopConnector(name);
-            ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
-                    db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + name + "_slot' AND active").isEmpty());
+        setUp(db, name, "connector");
+        interruptIn(1, name, false, () -> {
+            stopAndAwaitRelease(db, name);
             changeWhileInterrupted(db);
+            connect.resumeConnector(name);
+        });
+        // The second stop comes inside c: b's rows after the first stop were read as of the first resumption, so a
+        // change to them now is a change record; c's rows not read yet will hold theirs.
+        interruptIn(2, name, true, () -> {
+            stopAndAwaitRelease(db, name);
+            db.execute("UPDATE b SET name = 'changed again' WHERE k = (SELECT max(k) FROM b)",
+                    "UPDATE c SET name = 'changed again' WHERE x = " + (ROWS - 1));
             connect.resumeConnector(name);
         });
         Map<String, List<Event>> events = awaitEverythingAndCheck(db, name);
 
-        // Row a/1 was read before the stop: its update comes as a change after its read.
+        // Row a/1 was read before the first stop: its update comes as a change after its read.
         assertThat(ops(events, "a", "{\"id\":1}")).containsExactly("r", "u");
-        // The last keys of b and c were read after the resumption, from a snapshot taken after the changes: their
-        // rows as read hold the changes, and no change record repeats them.
-        assertThat(ops(events, "b", lastKeyOfB())).containsExactly("r");
-        assertThat(events.get("b").stream().filter(e -> e.key().equals(lastKeyOfB())).findFirst().orElseThrow().after().get("name")
-                .asText()).isEqualTo("changed while interrupted");
+        assertThat(ops(events, "a", "{\"id\":" + (ROWS + 1) + "}")).as("inserted after a was read").containsExactly("c");
+        // The last key of b was read after the first resumption, from a snapshot taken after its first change: its
+        // row as read holds that change, no change record repeats it; its second change is a change record.
+        assertThat(ops(events, "b", lastKeyOfB())).containsExactly("r", "u");
+        assertThat(events.get("b").stream().filter(e -> e.key().equals(lastKeyOfB()) && "r".equals(e.op())).findFirst().orElseThrow()
+                .after().get("name").asText()).isEqualTo("changed while interrupted");
         assertThat(ops(events, "c", "{\"x\":" + ROWS + ",\"y\":\"y" + ROWS + "\"}")).as("deleted before it was read").isEmpty();
         assertThat(ops(events, "c", "{\"x\":" + (ROWS + 1) + ",\"y\":\"new\"}")).as("inserted before it was read").containsExactly("r");
-        assertThat(ops(events, "a", "{\"id\":" + (ROWS + 1) + "}")).as("inserted after a was read").containsExactly("c");
+        assertThat(ops(events, "c", "{\"x\":" + (ROWS - 1) + ",\"y\":\"y" + (ROWS - 1) + "\"}")).as("changed before the second resumption")
+                .containsExactly("r");
+
+        // A restart while the stored offset still carries the resumptions skips the same changes again: nothing repeats.
+        connect.restartTask(name, 0);
+        connect.awaitRunning(name, 1, WAIT);
+        db.execute("UPDATE b SET name = 'after the restart' WHERE k = (SELECT max(k) FROM b)");
+        ConnectWorkerCluster.awaitCondition(WAIT, "the change after the restart", () ->
+                read(name + ".public.b").stream().anyMatch(e -> e.after() != null && "after the restart".equals(e.after().get("name").asText())));
+        Map<String, List<Event>> after = awaitEverythingAndCheck(db, name);
+        assertThat(ops(after, "b", lastKeyOfB())).containsExactly("r", "u", "u");
+        assertThat(after.get("a")).hasSameSizeAs(events.get("a"));
+        assertThat(after.get("c")).hasSameSizeAs(events.get("c"));
+        connect.deleteConnector(name);
+    }
+
+    @PostgresTest(representative = 17)
+    void aTableWithoutAUniqueKeyFailsTheExactlyOnceSnapshotNamingTheTableAndTheWayOut(PostgresDatabase db) {
+        String name = "eosk" + db.majorVersion();
+        db.execute("CREATE TABLE keyless (v int)", "INSERT INTO keyless VALUES (1)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, name + "_slot");
+        config.remove("snapshot.mode");
+        config.put("exactly.once.support", "required");
+        connect.configureConnector(name, config);
+        String trace = connect.awaitStatus(name, "task FAILED", status -> !status.tasks().isEmpty()
+                && "FAILED".equals(status.tasks().get(0).state()), WAIT).tasks().get(0).trace();
+        assertThat(trace).contains("table public.keyless has no primary key").contains("REPLICA IDENTITY DEFAULT")
+                .contains("snapshot.include.list");
         connect.deleteConnector(name);
     }
 
@@ -74,7 +109,7 @@ class ExactlyOnceSnapshotIT {
         connect.restoreWorkers();
         String name = "eosw" + db.majorVersion();
         setUp(db, name, "poll");
-        interruptInTableB(db, name, () -> {
+        interruptIn(1, name, true, () -> {
             String worker = connect.status(name).tasks().get(0).workerId();
             WorkerHandle running = connect.workers().stream().filter(w -> worker.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
             connect.stopWorker(running);
@@ -84,7 +119,7 @@ class ExactlyOnceSnapshotIT {
         connect.deleteConnector(name);
     }
 
-    private static Map<String, String> setUp(PostgresDatabase db, String name, String boundary) {
+    private static void setUp(PostgresDatabase db, String name, String boundary) {
         db.execute("CREATE TABLE a (id bigint PRIMARY KEY, name text)",
                 "CREATE TABLE b (k text PRIMARY KEY, name text)",
                 "CREATE TABLE c (x int, y text, name text, PRIMARY KEY (x, y))",
@@ -103,17 +138,27 @@ class ExactlyOnceSnapshotIT {
         assertThat(connect.validationErrors("PgOutputSourceConnector", validated)).as("an exactly-once snapshot is accepted").isEmpty();
         connect.limitProduceRate("connector-producer-" + name + "-0", HELD_PRODUCE_RATE);
         connect.configureConnector(name, config);
-        return config;
     }
 
-    /** Waits until the stored offset is inside table b (index 1), interrupts the task with {@code interrupt}, lifts the cap. */
-    private static void interruptInTableB(PostgresDatabase db, String name, Runnable interrupt) {
-        ConnectWorkerCluster.awaitCondition(WAIT, "the snapshot offset stored inside table b", () ->
+    /**
+     * Waits until the stored offset is inside the table of index {@code table}, interrupts the task with
+     * {@code interrupt}, and with {@code lastInterruption} lifts the cap on the produce rate.
+     */
+    private static void interruptIn(int table, String name, boolean lastInterruption, Runnable interrupt) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "the snapshot offset stored inside table " + table, () ->
                 connect.sourceOffsets(name).values().stream().anyMatch(o -> o != null
-                        && String.valueOf(o.get(SourceOffsets.OFFSET_SNAPSHOT_AT)).startsWith("1:")));
+                        && String.valueOf(o.get(SourceOffsets.OFFSET_SNAPSHOT_AT)).startsWith(table + ":")));
         log.info("Interrupting at offsets {}", connect.sourceOffsets(name));
         interrupt.run();
-        connect.limitProduceRate("connector-producer-" + name + "-0", null);
+        if (lastInterruption) {
+            connect.limitProduceRate("connector-producer-" + name + "-0", null);
+        }
+    }
+
+    private static void stopAndAwaitRelease(PostgresDatabase db, String name) {
+        connect.stopConnector(name);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () ->
+                db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + name + "_slot' AND active").isEmpty());
     }
 
     /** Changes to rows read before the interruption (a) and to rows not read yet (the end of b and c). */
