@@ -15,7 +15,8 @@
 # are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
 # --exactly-once (issue 16) runs only our connector, at-least-once against its exactly-once variants (worker with
 # exactly.once.source.support=enabled, connector exactly.once.support=required with transaction.boundary=poll, and
-# with transaction.boundary=connector), on W1-W3 at 2g without the limits unless told otherwise; every leg counts
+# with transaction.boundary=connector), on W1-W3 at 2g without the limits unless told otherwise (W5, the snapshot,
+# when asked: its exactly-once legs take the resumable snapshot, in key order); every leg counts
 # records with a read_committed consumer. Its results go to bench/results/side-by-side-exactly-once.jsonl and the
 # "exactly-once-bench" section of docs/benchmarks.md; the side-by-side results are left alone.
 # Needs: Maven Central once (Debezium's plugin folder, kafka-tools), PostgreSQL client tools (psql, pgbench,

@@ -51,10 +51,6 @@ enum Contender {
     }
 
     ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir) {
-        if (exactlyOnce() && workload.snapshot()) {
-            throw new IllegalArgumentException(prefix + " needs snapshot.mode=no_data (exactly.once.support=required); "
-                    + workload + " is a snapshot");
-        }
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
         config.put("database.hostname", pg.host);
