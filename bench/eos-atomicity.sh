@@ -16,6 +16,6 @@ log=$(mktemp /tmp/eos-atomicity.XXXXXX.log)
 mvn -B -o -pl connector -am verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test='ConnectorTransactionBoundaryIT#aTwoTableTransaction*' -Dpg.versions="$version" \
     -Dboundary.rows.per.table="$rows" > "$log" 2>&1 || { tail -50 "$log"; echo "failed; full log: $log"; exit 1; }
-grep -h "transaction.boundary=.*samples" connector/target/failsafe-reports/*ConnectorTransactionBoundaryIT-output.txt | sed 's/^.* - //'
+grep -h "transaction.boundary=.*samples" connector/target/failsafe-reports/*ConnectorTransactionBoundaryIT-output.txt | sed -e 's/^.* - //' -e 's/ \[[0-9, ]*\]//g'
 grep -E "Tests run:.*ConnectorTransactionBoundaryIT" "$log"
 rm -f "$log"

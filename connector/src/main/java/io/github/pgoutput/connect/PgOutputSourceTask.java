@@ -150,6 +150,8 @@ public class PgOutputSourceTask extends SourceTask {
             log.info("Slot {}: {}=connector: each delivery and its offset are one Kafka transaction, which must end within"
                     + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),
                     PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
+            OpenTransactionHeap.warning(config.slotName(), config.transactionMaxRecords(), Runtime.getRuntime().maxMemory())
+                    .ifPresent(log::warn);
         }
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
