@@ -125,7 +125,7 @@ class PrimaryFailoverIT {
         }
     }
 
-    private static void awaitSlotSynced(PostgresCluster primary, PostgresCluster standby, String slot, AtomicLong nextId) {
+    static void awaitSlotSynced(PostgresCluster primary, PostgresCluster standby, String slot, AtomicLong nextId) {
         // The synced copy becomes usable once the slot's catalog xmin has moved past the standby's horizon; that moves
         // when decoding passes a running-transactions record, which the bgwriter logs only every 15 s: log one now.
         ConnectWorkerCluster.awaitCondition(WAIT, "the standby has synced " + slot, () -> {
@@ -136,13 +136,13 @@ class PrimaryFailoverIT {
         });
     }
 
-    private static void insert(PostgresCluster server, AtomicLong nextId, int rows) {
+    static void insert(PostgresCluster server, AtomicLong nextId, int rows) {
         for (int i = 0; i < rows; i++) {
             server.execute("postgres", "INSERT INTO items VALUES (" + nextId.getAndIncrement() + ")");
         }
     }
 
-    private static List<Long> ids(List<ConsumerRecord<byte[], byte[]>> records) {
+    static List<Long> ids(List<ConsumerRecord<byte[], byte[]>> records) {
         return records.stream().filter(r -> r.key() != null).map(r -> {
             Matcher m = ID.matcher(new String(r.key(), StandardCharsets.UTF_8));
             if (!m.find()) {
