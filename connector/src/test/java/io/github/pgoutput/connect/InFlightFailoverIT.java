@@ -46,9 +46,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class InFlightFailoverIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
+    /** Ids of rows inserted after the promotion start here, above the continuous workload's and the prepared ones. */
     private static final long AFTER_PROMOTION = 1_000_000L;
-    private static final long PREPARED_COMMIT_ID = 3_000_001L;
-    private static final long PREPARED_ROLLBACK_ID = 3_000_003L;
+    private static final long PREPARED_COMMIT_ID = 500_001L;
+    private static final long PREPARED_ROLLBACK_ID = 500_003L;
     private static final int BIG_ROWS = 30_000;
     private static final String SLOT = "inflight_slot";
 
