@@ -80,6 +80,7 @@ class InFlightFailoverIT {
             config.put(PgOutputSourceConnectorConfig.SPILL_MEMORY_BUFFER_BYTES_CONFIG, "65536");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
+            PrimaryFailoverIT.awaitSlotActive(primary, SLOT);
 
             AtomicLong nextId = new AtomicLong(1);
             PrimaryFailoverIT.insert(primary, nextId, 20);

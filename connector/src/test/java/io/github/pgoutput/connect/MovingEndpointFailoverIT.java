@@ -65,6 +65,7 @@ class MovingEndpointFailoverIT {
             config.put(PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG, "1000");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
+            PrimaryFailoverIT.awaitSlotActive(primary, "vip_slot");
 
             AtomicLong nextId = new AtomicLong(1);
             PrimaryFailoverIT.insert(primary, nextId, 20);
@@ -150,6 +151,7 @@ class MovingEndpointFailoverIT {
             config.put(PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG, "3");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
+            PrimaryFailoverIT.awaitSlotActive(server, "gone_slot");
             server.execute("postgres", "INSERT INTO items VALUES (1)");
             connect.awaitRecords("gone" + version + ".public.items", 1, WAIT);
 

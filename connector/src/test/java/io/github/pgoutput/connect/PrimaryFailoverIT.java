@@ -59,6 +59,7 @@ class PrimaryFailoverIT {
             config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
+            awaitSlotActive(primary, "fo_slot");
 
             AtomicLong nextId = new AtomicLong(1);
             insert(primary, nextId, 20);
@@ -123,6 +124,15 @@ class PrimaryFailoverIT {
             assertThat(connect.status(name).tasks()).allSatisfy(t -> assertThat(t.state()).isEqualTo("RUNNING"));
             connect.deleteConnector(name);
         }
+    }
+
+    /**
+     * Waits until the task streams from {@code slot}: with snapshot.mode=no_data a row inserted before the task has
+     * created its slot is never captured, and RUNNING comes before that.
+     */
+    static void awaitSlotActive(PostgresCluster primary, String slot) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " active", () -> "t".equals(primary.queryValue("postgres",
+                "SELECT coalesce(bool_or(active), false) FROM pg_replication_slots WHERE slot_name = '" + slot + "'")));
     }
 
     static void awaitSlotSynced(PostgresCluster primary, PostgresCluster standby, String slot, AtomicLong nextId) {
