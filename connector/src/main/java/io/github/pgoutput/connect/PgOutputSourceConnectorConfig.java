@@ -223,6 +223,17 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final long SLOT_RETRY_DELAY_MS_DEFAULT = 10_000L;
     private static final String SLOT_RETRY_DELAY_MS_DISPLAY = "Busy slot retry delay (ms)";
 
+    public static final String ERRORS_MAX_RETRIES_CONFIG = "errors.max.retries";
+    private static final String ERRORS_MAX_RETRIES_DOC = "How many times in a row the task tries again, 1 s apart, "
+            + "after a transient failure that is not a refusal covered by slot.max.retries: a connection refused or "
+            + "lost (SQLState class 08, e.g. 08001 while nothing listens at database.hostname), a server shutting down "
+            + "or starting up (57P), no free connection (53300). A session that opens resets the count. When the "
+            + "retries run out the task fails with the last error in its status and must be restarted. -1: no limit "
+            + "(retry for as long as the server stays away); 0: fail at the first such error. The default (300) "
+            + "outlasts a restart or a failover of several minutes.";
+    private static final int ERRORS_MAX_RETRIES_DEFAULT = 300;
+    private static final String ERRORS_MAX_RETRIES_DISPLAY = "Connection error retries";
+
     // ---- Tables --------------------------------------------------------------------------------------------
 
     public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
@@ -542,6 +553,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, SLOT_MAX_RETRIES_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_MAX_RETRIES_DISPLAY);
         def.define(SLOT_RETRY_DELAY_MS_CONFIG, Type.LONG, SLOT_RETRY_DELAY_MS_DEFAULT, ConfigDef.Range.atLeast(0),
                 Importance.LOW, SLOT_RETRY_DELAY_MS_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_RETRY_DELAY_MS_DISPLAY);
+        def.define(ERRORS_MAX_RETRIES_CONFIG, Type.INT, ERRORS_MAX_RETRIES_DEFAULT, ConfigDef.Range.atLeast(-1),
+                Importance.LOW, ERRORS_MAX_RETRIES_DOC, GROUP_REPLICATION, ++order, Width.SHORT, ERRORS_MAX_RETRIES_DISPLAY);
 
         order = 0;
         def.define(TABLE_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
@@ -772,6 +785,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public long slotRetryDelayMs() {
         return getLong(SLOT_RETRY_DELAY_MS_CONFIG);
+    }
+
+    /** {@code errors.max.retries}: consecutive retries of transient connection failures; -1 for no limit. */
+    public int errorsMaxRetries() {
+        return getInt(ERRORS_MAX_RETRIES_CONFIG);
     }
 
     /** The compiled {@code table.include.list}; empty means every table the publication sends. */

@@ -108,6 +108,12 @@ public class PgOutputSourceTask extends SourceTask {
      * {@code slot.max.retries} fail the task.
      */
     private int busySlotRefusals;
+    /**
+     * Transient failures other than those bounded refusals since the last session that opened (a connection refused,
+     * lost or not yet possible); more than {@code errors.max.retries} fail the task, so a server that stays away
+     * shows as a FAILED task with its last error rather than as a RUNNING one that delivers nothing.
+     */
+    private int connectionRetries;
     private volatile boolean stopping;
     private StreamingMetrics metrics;
     private SnapshotMetrics snapshotMetrics;
@@ -179,6 +185,7 @@ public class PgOutputSourceTask extends SourceTask {
                     busySlotRefusals++;
                     phase = backOff(new Planning(), config.slotRetryDelayMs());
                 } else {
+                    connectionRetries++;
                     phase = backOff(new Planning());
                 }
                 return;
@@ -212,8 +219,17 @@ public class PgOutputSourceTask extends SourceTask {
             if (classified instanceof RetriableException) {
                 ReplicationConnectionLostException busy = boundedRefusal(e);
                 if (busy == null) {
+                    int maxRetries = config.errorsMaxRetries();
+                    if (maxRetries >= 0 && ++connectionRetries > maxRetries) {
+                        throw new ConnectException("Slot '" + config.slotName() + "': no replication session after "
+                                + maxRetries + " retries " + RECONNECT_BACKOFF_MS + " ms apart ("
+                                + PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG + "; -1 retries without limit);"
+                                + " restart the task once the server is reachable. Last error: " + classified.getMessage(), e);
+                    }
                     phase = backOff(next, RECONNECT_BACKOFF_MS);
-                    log.warn("Slot {}: {}; reconnecting from the last confirmed position", config.slotName(), classified.getMessage());
+                    log.warn("Slot {}: {}; reconnecting from the last confirmed position (retry {} of {}, {})", config.slotName(),
+                            classified.getMessage(), connectionRetries, maxRetries < 0 ? "no limit" : Integer.toString(maxRetries),
+                            PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG);
                 } else if (++busySlotRefusals > config.slotMaxRetries()) {
                     throw new ConnectException("Slot '" + config.slotName() + "' " + busy.boundedBecause() + " after "
                             + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
@@ -254,6 +270,7 @@ public class PgOutputSourceTask extends SourceTask {
         if (current instanceof Connecting) {
             Streaming opened = openSession();
             busySlotRefusals = 0;
+            connectionRetries = 0;
             phase = opened;
             return stream(opened);
         }

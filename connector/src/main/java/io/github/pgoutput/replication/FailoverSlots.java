@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * PostgreSQL 17's failover slots: whether the server has them, the replication command that turns the option on for
@@ -183,5 +184,35 @@ public final class FailoverSlots {
             }
         }
         return warnings;
+    }
+
+    /**
+     * The warning for turning two_phase on for an existing failover slot while transactions are already prepared in
+     * its database ({@code preparedGids}, their GIDs), or empty when there is nothing to warn about. PostgreSQL 17 (seen
+     * on 17.6) does not copy the slot's {@code two_phase_at} to a standby's synced copy. A transaction prepared before
+     * two_phase was on is sent whole at its COMMIT PREPARED by the primary, but a promoted 17 standby takes its prepare
+     * for one already sent and sends only the outcome: its changes never reach Kafka. 18 copies two_phase_at.
+     */
+    public static Optional<String> twoPhaseSwitchWarning(String slotName, int serverMajor, List<String> preparedGids) {
+        if (serverMajor != FIRST_VERSION || preparedGids.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("slot '" + slotName + "' becomes two-phase now (prepared.transaction.mode=stage) while "
+                + preparedGids.size() + " transaction(s) are already prepared in its database (GIDs " + String.join(", ", preparedGids)
+                + "): PostgreSQL 17 does not copy two_phase_at to a standby's synced slot, so if the primary fails over before"
+                + " they are committed, COMMIT PREPARED on the promoted standby sends only the outcome and their changes never"
+                + " reach Kafka; commit or roll them back before a failover (PostgreSQL 18 is not affected)");
+    }
+
+    /** The GIDs of the transactions prepared in the connection's database, oldest first. */
+    static List<String> preparedGids(Connection sql) throws SQLException {
+        List<String> gids = new ArrayList<>();
+        try (Statement st = sql.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT gid FROM pg_prepared_xacts WHERE database = current_database() ORDER BY prepared")) {
+            while (rs.next()) {
+                gids.add(rs.getString(1));
+            }
+        }
+        return gids;
     }
 }

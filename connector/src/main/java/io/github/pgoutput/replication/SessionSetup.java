@@ -56,6 +56,9 @@ final class SessionSetup {
                     LOG.info("Turned failover on for the existing replication slot {} (ALTER_REPLICATION_SLOT, slot.failover=true)",
                             settings.slotName());
                 }
+                if (settings.twoPhase() && !slot.twoPhase()) {
+                    warnOfTwoPhaseSwitch(sql, settings, major);
+                }
             } else {
                 slot = SlotManager.create(sql, settings.slotName(), settings.twoPhase(), settings.failover());
                 LOG.info("Created logical replication slot {} at {} (two_phase {}{})", slot.slotName(), slot.confirmedFlushLsn(),
@@ -83,6 +86,25 @@ final class SessionSetup {
         } catch (SQLException e) {
             LOG.debug("Slot {}: reading the failover readiness failed: {}", settings.slotName(), e.getMessage());
             return null;
+        }
+    }
+
+    /**
+     * START_REPLICATION with two_phase is about to turn two_phase on for the existing slot: on PostgreSQL 17 a
+     * failover slot then puts the transactions already prepared at risk ({@link FailoverSlots#twoPhaseSwitchWarning}).
+     * Advice only: a failure to read it is logged at DEBUG.
+     */
+    private static void warnOfTwoPhaseSwitch(Connection sql, ReplicationSettings settings, int major) {
+        if (major != FailoverSlots.FIRST_VERSION) {
+            return;
+        }
+        try {
+            if (FailoverSlots.isFailoverSlot(sql, settings.slotName(), major)) {
+                FailoverSlots.twoPhaseSwitchWarning(settings.slotName(), major, FailoverSlots.preparedGids(sql))
+                        .ifPresent(warning -> LOG.warn("Failover readiness: {}", warning));
+            }
+        } catch (SQLException e) {
+            LOG.debug("Slot {}: reading the prepared transactions failed: {}", settings.slotName(), e.getMessage());
         }
     }
 

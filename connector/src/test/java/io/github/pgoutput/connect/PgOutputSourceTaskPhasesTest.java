@@ -413,4 +413,43 @@ class PgOutputSourceTaskPhasesTest {
             task.stop();
         }
     }
+
+    @Test
+    void aConnectionRefusedErrorsMaxRetriesTimesInARowFailsTheTaskWithTheKeyAndTheLastError() throws InterruptedException {
+        extraProps.put("errors.max.retries", "2");
+        failingOpens.addAll(List.of(1, 2, 3, 4));
+        PgOutputSourceTask task = startedTask();
+        try {
+            for (int retry = 1; retry <= 2; retry++) {
+                assertThatThrownBy(task::poll).as("refused, retry " + retry).isInstanceOf(RetriableException.class);
+                nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            }
+            assertThatThrownBy(task::poll).as("refused a third time in a row").isInstanceOf(ConnectException.class)
+                    .isNotInstanceOf(RetriableException.class)
+                    .hasMessageContaining("': no replication session after 2 retries 1000 ms apart (errors.max.retries")
+                    .hasMessageContaining("connection refused (scripted)");
+            assertThat(streamsOpenedAt).hasSize(3);
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void errorsMaxRetriesMinusOneRetriesARefusedConnectionWithoutLimitUntilItOpens() throws InterruptedException {
+        extraProps.put("errors.max.retries", "-1");
+        for (int open = 1; open <= 400; open++) {
+            failingOpens.add(open);
+        }
+        PgOutputSourceTask task = startedTask();
+        try {
+            for (int retry = 1; retry <= 400; retry++) {
+                assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
+                nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            }
+            assertThat(task.poll()).as("the 401st attempt opens a session").isNull();
+            assertThat(streamsOpenedAt).hasSize(401);
+        } finally {
+            task.stop();
+        }
+    }
 }

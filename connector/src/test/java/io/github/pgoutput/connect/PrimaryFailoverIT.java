@@ -59,6 +59,7 @@ class PrimaryFailoverIT {
             config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
+            awaitSlotActive(primary, "fo_slot");
 
             AtomicLong nextId = new AtomicLong(1);
             insert(primary, nextId, 20);
@@ -125,7 +126,16 @@ class PrimaryFailoverIT {
         }
     }
 
-    private static void awaitSlotSynced(PostgresCluster primary, PostgresCluster standby, String slot, AtomicLong nextId) {
+    /**
+     * Waits until the task streams from {@code slot}: with snapshot.mode=no_data a row inserted before the task has
+     * created its slot is never captured, and RUNNING comes before that.
+     */
+    static void awaitSlotActive(PostgresCluster primary, String slot) {
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " active", () -> "t".equals(primary.queryValue("postgres",
+                "SELECT coalesce(bool_or(active), false) FROM pg_replication_slots WHERE slot_name = '" + slot + "'")));
+    }
+
+    static void awaitSlotSynced(PostgresCluster primary, PostgresCluster standby, String slot, AtomicLong nextId) {
         // The synced copy becomes usable once the slot's catalog xmin has moved past the standby's horizon; that moves
         // when decoding passes a running-transactions record, which the bgwriter logs only every 15 s: log one now.
         ConnectWorkerCluster.awaitCondition(WAIT, "the standby has synced " + slot, () -> {
@@ -136,13 +146,13 @@ class PrimaryFailoverIT {
         });
     }
 
-    private static void insert(PostgresCluster server, AtomicLong nextId, int rows) {
+    static void insert(PostgresCluster server, AtomicLong nextId, int rows) {
         for (int i = 0; i < rows; i++) {
             server.execute("postgres", "INSERT INTO items VALUES (" + nextId.getAndIncrement() + ")");
         }
     }
 
-    private static List<Long> ids(List<ConsumerRecord<byte[], byte[]>> records) {
+    static List<Long> ids(List<ConsumerRecord<byte[], byte[]>> records) {
         return records.stream().filter(r -> r.key() != null).map(r -> {
             Matcher m = ID.matcher(new String(r.key(), StandardCharsets.UTF_8));
             if (!m.find()) {

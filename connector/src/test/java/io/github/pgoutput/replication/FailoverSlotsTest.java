@@ -100,6 +100,19 @@ class FailoverSlotsTest {
         assertThat(FailoverSlots.warnings("s1", true, new Readiness(17, false, 0, "", List.of()))).hasSize(2);
     }
 
+    @Test
+    void warnsOnPostgres17WhenTwoPhaseIsTurnedOnWhileTransactionsArePreparedNamingThemAndWhatIsAtRisk() {
+        assertThat(FailoverSlots.twoPhaseSwitchWarning("s1", 17, List.of("g1", "g2"))).hasValueSatisfying(w -> assertThat(w)
+                .contains("slot 's1'").contains("2 transaction(s)").contains("GIDs g1, g2")
+                .contains("does not copy two_phase_at").contains("never reach Kafka").contains("commit or roll them back"));
+    }
+
+    @Test
+    void saysNothingOfTheTwoPhaseSwitchWithoutPreparedTransactionsOrOnPostgres18() {
+        assertThat(FailoverSlots.twoPhaseSwitchWarning("s1", 17, List.of())).isEmpty();
+        assertThat(FailoverSlots.twoPhaseSwitchWarning("s1", 18, List.of("g1"))).isEmpty();
+    }
+
     private static ReplicationSettings settings(boolean failover) {
         return ReplicationSettings.builder("localhost", 5432, "db", "user", "s1", "pub").failover(failover).build();
     }
