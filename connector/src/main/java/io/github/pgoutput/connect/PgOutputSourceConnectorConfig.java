@@ -229,9 +229,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "lost (SQLState class 08, e.g. 08001 while nothing listens at database.hostname), a server shutting down "
             + "or starting up (57P), no free connection (53300). A session that opens resets the count. When the "
             + "retries run out the task fails with the last error in its status and must be restarted. -1: no limit "
-            + "(retry for as long as the server stays away); 0: fail at the first such error. The default (300) "
-            + "outlasts a restart or a failover of several minutes.";
-    private static final int ERRORS_MAX_RETRIES_DEFAULT = 300;
+            + "(retry for as long as the server stays away, Debezium's default too); 0: fail at the first such error.";
+    private static final int ERRORS_MAX_RETRIES_DEFAULT = -1;
     private static final String ERRORS_MAX_RETRIES_DISPLAY = "Connection error retries";
 
     // ---- Tables --------------------------------------------------------------------------------------------
