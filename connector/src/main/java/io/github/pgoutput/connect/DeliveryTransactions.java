@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * those records in memory until the commit, so a delivery's size costs worker heap.
  *
  * <p>A delivery must reach its last record within the producer's {@code transaction.timeout.ms} (60 s unless the
- * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
- * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
+ * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction. A WARN names
+ * the setting once a delivery has kept the transaction open for half of it; a delivery still open at the timeout
+ * fails the task with a message naming the settings, never a split or a partial commit.
  *
  * <p>{@code transaction.batch.max.deliveries} above 1 lets whole deliveries that end in the same poll share one Kafka
  * transaction (at most that many each): the commit is requested after every n-th delivery ending in the poll and
@@ -183,6 +185,7 @@ final class DeliveryTransactions {
             return;
         }
         long openMs = TimeUnit.NANOSECONDS.toMillis(now - openedNanos);
+        requireWithinTimeout(openMs);
         if (!warned && openMs > timeoutMs / 2) {
             warned = true;
             log.warn("Slot {}: one delivery has kept its Kafka transaction open for {} ms, and the producer's transaction.timeout.ms"
@@ -191,6 +194,40 @@ final class DeliveryTransactions {
                     + " 900000 by default) and connector.client.config.override.policy=All on the workers", slot, openMs, timeoutMs,
                     PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         }
+    }
+
+    /**
+     * A poll that hands nothing over while a delivery's transaction is open (the stream is slow, or reconnecting):
+     * the transaction still ages, and one past the producer's timeout fails the task as in {@link #handedOver}.
+     */
+    void idle() {
+        if (context != null && openRecords > 0) {
+            requireWithinTimeout(TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - openedNanos));
+        }
+    }
+
+    /**
+     * The delivery in the open transaction has not ended after {@code openMs}: past the producer's timeout the broker
+     * aborts that transaction (at its next check, every transaction.abort.timed.out.transaction.cleanup.interval.ms),
+     * so it can never commit. The task fails now, with the settings to change, rather than go on writing into an
+     * aborted transaction and fail later with the producer's own error (an epoch or fencing exception that names
+     * no setting). The timeout is the connector's override or the producer's default: a worker-level
+     * producer.transaction.timeout.ms is not visible to a task, so a longer timeout must be stated on the connector.
+     */
+    private void requireWithinTimeout(long openMs) {
+        if (openMs < timeoutMs) {
+            return;
+        }
+        String perRecord = openRecords == 0 ? "?" : String.format(Locale.ROOT, "%.1f", openMs * 1000.0 / openRecords);
+        throw new ConnectException("Slot '" + slot + "': one delivery has kept its Kafka transaction open for " + openMs
+                + " ms with " + openRecords + " records written so far (about " + perRecord + " microseconds a record), and"
+                + " it has not ended: the producer's transaction.timeout.ms is " + timeoutMs + " ms, after which the broker"
+                + " aborts the transaction. Nothing of this delivery is committed, so a read_committed consumer sees none of"
+                + " it, and it is written again, whole, when the task is restarted. Set "
+                + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " on the connector above the time the"
+                + " largest transaction takes (its rows times the time a record, plus a margin), at most the broker's"
+                + " transaction.max.timeout.ms (900000 by default; raise it on the brokers for more), with"
+                + " connector.client.config.override.policy=All on the workers; or use transaction.boundary=poll");
     }
 
     /**

@@ -361,6 +361,7 @@ public class PgOutputSourceTask extends SourceTask {
     /** The batch as poll()'s result; null after an idle pause when it is empty. */
     private List<SourceRecord> handOver() throws InterruptedException {
         if (batch.isEmpty()) {
+            transactions.idle();
             clock.sleep(IDLE_WAIT_MS);
             return null;
         }
