@@ -144,29 +144,22 @@ final class WorkerKillScenario implements AutoCloseable {
      * for 3 s, or after the timeout.
      */
     Result run(DeliveryGuarantee guarantee, int rows, boolean kill) throws Exception {
-        int index = ++runs;
-        String name = "kill-" + guarantee.id + "-" + index;
-        String table = "rows_" + guarantee.id + "_" + index;
-        String slot = "kill_" + guarantee.id + "_" + index;
-        String publication = "kill_pub_" + guarantee.id + "_" + index;
-        String topic = name + ".public." + table;
-        ensureWorker(guarantee);
-        execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY, payload text NOT NULL)",
-                "CREATE PUBLICATION " + publication + " FOR TABLE " + table);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
-            // One partition: the read_committed end offset then says how much of the transaction is visible.
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
-        new ConnectorRegistration(rest()).register(name, connectorConfig(guarantee, name, slot, publication, rows));
-        await("slot " + slot + " active", () -> slotActive(slot));
+        return run(guarantee, rows, kill, Map.of());
+    }
 
+    /** {@link #run(DeliveryGuarantee, int, boolean)} with {@code connectorOverrides} for this run only. */
+    Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides)
+            throws Exception {
+        Names names = begin(guarantee, rows, connectorOverrides);
+        String name = names.connector();
+        String topic = names.topic();
         KeyTally tally = new KeyTally(rows);
         Result result;
         try (ReadCommittedWatcher watcher = new ReadCommittedWatcher(bootstrap(), topic, tally);
              KafkaConsumer<byte[], byte[]> uncommitted = uncommittedReader()) {
             watcher.start();
             // ~150 bytes a row: with logical_decoding_work_mem=64kB the server streams the transaction as it runs.
-            execute("INSERT INTO " + table + " SELECT g, repeat('x', 120) || g FROM generate_series(1, " + rows + ") g");
+            execute("INSERT INTO " + names.table() + " SELECT g, repeat('x', 120) || g FROM generate_series(1, " + rows + ") g");
             await("the first record in " + topic + "'s log", () ->
                     ReadCommittedWatcher.endOffsets(uncommitted, topic).values().iterator().next() > 0);
             // Under connector boundaries the Kafka transaction opens here: the delivery time is what must fit in
@@ -207,15 +200,104 @@ final class WorkerKillScenario implements AutoCloseable {
                     kill && complete != 0 ? millis(complete, from) : -1, kill || complete == 0 ? 0 : millis(complete, from),
                     tally.missing(), tally.duplicates(), tally.strays(), tally.records(), taskStateAndTrace(name));
         }
-        new ConnectorRegistration(rest()).delete(name);
-        await("slot " + slot + " released", () -> !slotActive(slot));
-        execute("SELECT pg_drop_replication_slot('" + slot + "')", "DROP TABLE " + table,
-                "DROP PUBLICATION " + publication);
+        end(names);
         return result;
     }
 
+    /**
+     * What a run of {@link #timeoutRun} saw.
+     *
+     * @param taskState        the task's state and the first line of its trace once it stopped
+     * @param visibleAfterFail records the read_committed consumer had when the task had failed, and 3 s later
+     * @param afterRaise       the same delivery after the timeout was raised and the task restarted by that
+     */
+    record TimeoutResult(String taskState, long failedAfterMillis, long visibleAfterFail, Result afterRaise) {
+    }
+
+    /**
+     * A delivery that takes longer than the producer's {@code transaction.timeout.ms} under connector boundaries:
+     * {@code rows} rows in one transaction with {@code producer.override.transaction.timeout.ms=shortTimeoutMs}, until
+     * the task stops; then the connector reconfigured with {@code longTimeoutMs}, and the same rows counted again.
+     */
+    TimeoutResult timeoutRun(int rows, long shortTimeoutMs, long longTimeoutMs) throws Exception {
+        DeliveryGuarantee guarantee = DeliveryGuarantee.EXACTLY_ONCE_CONNECTOR;
+        Names names = begin(guarantee, rows, Map.of("producer.override.transaction.timeout.ms", Long.toString(shortTimeoutMs)));
+        KeyTally tally = new KeyTally(rows);
+        TimeoutResult result;
+        try (ReadCommittedWatcher watcher = new ReadCommittedWatcher(bootstrap(), names.topic(), tally);
+             KafkaConsumer<byte[], byte[]> uncommitted = uncommittedReader()) {
+            watcher.start();
+            execute("INSERT INTO " + names.table() + " SELECT g, repeat('x', 120) || g FROM generate_series(1, " + rows + ") g");
+            await("the first record in " + names.topic() + "'s log", () ->
+                    ReadCommittedWatcher.endOffsets(uncommitted, names.topic()).values().iterator().next() > 0);
+            long opened = System.nanoTime();
+            await("the task of " + names.connector() + " FAILED", () -> "FAILED".equals(taskState(names.connector())));
+            long failed = System.nanoTime();
+            String state = taskStateAndTrace(names.connector());
+            awaitQuiet(tally);
+            long visible = tally.records();
+            log.accept(names.connector() + ": " + state);
+
+            Map<String, String> raised = new TreeMap<>(Map.of("producer.override.transaction.timeout.ms",
+                    Long.toString(longTimeoutMs)));
+            send(HttpRequest.newBuilder(URI.create(rest() + "/connectors/" + names.connector() + "/config"))
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                            connectorConfig(guarantee, names.connector(), names.slot(), names.publication(), rows, raised)
+                                    .toString())));
+            // The failed task stays FAILED until restarted; restarted, it runs with the new configuration.
+            send(HttpRequest.newBuilder(URI.create(rest() + "/connectors/" + names.connector()
+                    + "/restart?includeTasks=true&onlyFailed=false")).POST(HttpRequest.BodyPublishers.noBody()));
+            long restarted = System.nanoTime();
+            await("the task of " + names.connector() + " RUNNING again", () -> "RUNNING".equals(taskState(names.connector())));
+            long deadline = restarted + settings.timeout().toNanos();
+            while (!tally.complete() && System.nanoTime() < deadline && !"FAILED".equals(taskState(names.connector()))) {
+                watcher.check();
+                Thread.sleep(50);
+            }
+            awaitQuiet(tally);
+            Result after = new Result(guarantee, rows, false, 0, visible, 0, 0, 0, -1,
+                    tally.complete() ? millis(tally.completeNanos(), restarted) : 0, tally.missing(), tally.duplicates(),
+                    tally.strays(), tally.records(), taskStateAndTrace(names.connector()));
+            result = new TimeoutResult(state, millis(failed, opened), visible, after);
+        }
+        end(names);
+        return result;
+    }
+
+    /** The names of one run's table, publication, slot, connector and topic. */
+    private record Names(String table, String publication, String slot, String connector, String topic) {
+    }
+
+    /** Creates the run's table, publication and topic, starts the connector and waits until it streams. */
+    private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides) throws Exception {
+        int index = ++runs;
+        String name = "kill-" + guarantee.id + "-" + index;
+        String table = "rows_" + guarantee.id + "_" + index;
+        Names names = new Names(table, "kill_pub_" + guarantee.id + "_" + index, "kill_" + guarantee.id + "_" + index,
+                name, name + ".public." + table);
+        ensureWorker(guarantee);
+        execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY, payload text NOT NULL)",
+                "CREATE PUBLICATION " + names.publication() + " FOR TABLE " + table);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            // One partition: the read_committed end offset then says how much of the transaction is visible.
+            admin.createTopics(List.of(new NewTopic(names.topic(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        ObjectNode config = connectorConfig(guarantee, name, names.slot(), names.publication(), rows, connectorOverrides);
+        new ConnectorRegistration(rest()).register(name, config);
+        await("slot " + names.slot() + " active", () -> slotActive(names.slot()));
+        return names;
+    }
+
+    /** Deletes the run's connector, slot, table and publication (its topic stays). */
+    private void end(Names names) throws Exception {
+        new ConnectorRegistration(rest()).delete(names.connector());
+        await("slot " + names.slot() + " released", () -> !slotActive(names.slot()));
+        execute("SELECT pg_drop_replication_slot('" + names.slot() + "')", "DROP TABLE " + names.table(),
+                "DROP PUBLICATION " + names.publication());
+    }
+
     private ObjectNode connectorConfig(DeliveryGuarantee guarantee, String name, String slot, String publication,
-                                       int rows) {
+                                       int rows, Map<String, String> runOverrides) {
         Map<String, String> config = new TreeMap<>();
         config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");
         config.put("tasks.max", "1");
@@ -238,6 +320,7 @@ final class WorkerKillScenario implements AutoCloseable {
         config.put("transaction.max.records", Integer.toString(Math.max(rows + 10, 250_000)));
         config.putAll(guarantee.connector);
         config.putAll(settings.connectorOverrides());
+        config.putAll(runOverrides);
         ObjectNode json = JSON.createObjectNode();
         config.forEach(json::put);
         return json;
@@ -333,6 +416,15 @@ final class WorkerKillScenario implements AutoCloseable {
             return tasks.isEmpty() ? null : tasks.get(0);
         } catch (IOException notAnswering) {
             return null;
+        }
+    }
+
+    private void send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 300) {
+            throw new IllegalStateException(response.request().method() + " " + response.request().uri() + " answered "
+                    + response.statusCode() + ": " + response.body());
         }
     }
 
