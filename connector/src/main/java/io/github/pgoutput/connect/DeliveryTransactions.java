@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -119,6 +120,52 @@ final class DeliveryTransactions {
         }
         return new DeliveryTransactions(context == null ? null : context.transactionContext(), nanoTime, timeoutMs, slot,
                 maxOpenRecords, maxDeliveries);
+    }
+
+    /** The transaction timeout the start-up advice recommends under poll (or interval) boundaries. */
+    static final long POLL_BOUNDARY_TIMEOUT_ADVICE_MS = 10_000;
+
+    /**
+     * What a crash of the worker costs under exactly-once, for the task's start-up log; empty when the configuration
+     * {@code props} asks for no exactly-once delivery ({@code exactly.once.support=required} or an explicit
+     * {@code transaction.boundary}).
+     *
+     * <p>Why: Connect writes a transaction's source offset into the offsets topic inside the transaction. A worker
+     * killed while such a transaction is open leaves it open, and a restarted worker reads the offsets topic
+     * read_committed to its end before it starts anything (a worker taking over the task reads it before the task
+     * starts): that read waits until the broker aborts the dead producer's transaction, after its
+     * {@code transaction.timeout.ms} and the broker's next check for timed-out transactions (every 10 s by default).
+     * Measured (WorkerKillIT, bench/worker-kill.sh): with poll boundaries and the producer's default 60 s, that read
+     * took 60-64 s in two of three runs; with 10 s, 8 s when a kill hit such a transaction. Under poll boundaries a transaction is one poll and commits in well
+     * under a second, so a short timeout costs nothing; under connector boundaries it must exceed the longest
+     * delivery, and a crash during a commit then holds recovery for as long.
+     */
+    static Optional<String> crashRecoveryAdvice(Map<String, String> props, long timeoutMs) {
+        String boundary = props.get(PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG);
+        boolean required = "required".equalsIgnoreCase(String.valueOf(props.get(PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG)).trim());
+        if (boundary == null && !required) {
+            return Optional.empty();
+        }
+        boolean connector = boundary != null && "connector".equalsIgnoreCase(boundary.trim());
+        boolean overridden = props.containsKey(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        String timeout = "the producer's transaction.timeout.ms (" + timeoutMs + " ms"
+                + (overridden ? ", from " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG : ", its default") + ")";
+        String cost = "If this worker is killed while a Kafka transaction of this task is open, the worker restarted"
+                + " (or one taking the task over) reads the offsets topic only once the broker has aborted that"
+                + " transaction: up to " + timeout + " plus the broker's transaction.abort.timed.out.transaction.cleanup.interval.ms"
+                + " (10000 ms by default), during which it starts no connector. ";
+        if (connector) {
+            return Optional.of(cost + "Under transaction.boundary=connector that timeout must exceed the longest"
+                    + " delivery (a delivery still open at it fails the task), so keep "
+                    + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " as low as the largest transaction allows.");
+        }
+        if (timeoutMs <= POLL_BOUNDARY_TIMEOUT_ADVICE_MS) {
+            return Optional.of(cost + "Each Kafka transaction here is one poll, well under that timeout.");
+        }
+        return Optional.of(cost + "Each Kafka transaction here is one poll, which commits in well under a second:"
+                + " set " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + "=" + POLL_BOUNDARY_TIMEOUT_ADVICE_MS
+                + " on the connector to bound that wait (workers need connector.client.config.override.policy=All, the"
+                + " default).");
     }
 
     long timeoutMs() {

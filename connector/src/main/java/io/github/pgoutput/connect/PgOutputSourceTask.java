@@ -146,6 +146,8 @@ public class PgOutputSourceTask extends SourceTask {
                     + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),
                     PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
         }
+        DeliveryTransactions.crashRecoveryAdvice(props, transactions.timeoutMs())
+                .ifPresent(advice -> log.info("Slot {}: exactly-once: {}", config.slotName(), advice));
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);

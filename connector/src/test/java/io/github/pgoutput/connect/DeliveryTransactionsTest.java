@@ -441,6 +441,38 @@ class DeliveryTransactionsTest {
     }
 
     @Test
+    void startUpAdviceUnderPollBoundariesWithTheDefaultTimeoutAsksForTenSeconds() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "required",
+                "transaction.boundary", "poll"), 60_000).orElseThrow();
+
+        assertThat(advice).contains("transaction.timeout.ms (60000 ms, its default)")
+                .contains("transaction.abort.timed.out.transaction.cleanup.interval.ms")
+                .contains("set producer.override.transaction.timeout.ms=10000");
+    }
+
+    @Test
+    void startUpAdviceUnderPollBoundariesWithATenSecondOverrideAsksForNothingMore() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "required",
+                "producer.override.transaction.timeout.ms", "10000"), 10_000).orElseThrow();
+
+        assertThat(advice).contains("(10000 ms, from producer.override.transaction.timeout.ms)").doesNotContain("set ");
+    }
+
+    @Test
+    void startUpAdviceUnderConnectorBoundariesWeighsTheLongestDeliveryAgainstRecovery() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("transaction.boundary", "connector"), 600_000)
+                .orElseThrow();
+
+        assertThat(advice).contains("600000 ms").contains("must exceed the longest delivery")
+                .contains("as low as the largest transaction allows");
+    }
+
+    @Test
+    void noStartUpAdviceWithoutExactlyOnceAskedFor() {
+        assertThat(DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "requested"), 60_000)).isEmpty();
+    }
+
+    @Test
     void withoutConnectorDefinedBoundariesNothingIsAskedOfConnect() {
         Run run = run(null, 3, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1), insert(1, 2))));
 
