@@ -1,6 +1,7 @@
 package io.github.pgoutput.soak;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,12 +15,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -106,6 +109,8 @@ final class WorkerKillScenario implements AutoCloseable {
     private Process worker;
     private DeliveryGuarantee workerGuarantee;
     private int runs;
+    private volatile boolean keepFiles;
+    private boolean closed;
 
     WorkerKillScenario(Path projectRoot, Settings settings, Consumer<String> log) throws IOException {
         this.root = projectRoot;
@@ -149,6 +154,14 @@ final class WorkerKillScenario implements AutoCloseable {
 
     /** {@link #run(DeliveryGuarantee, int, boolean)} with {@code connectorOverrides} for this run only. */
     Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides)
+            throws Exception {
+        keepFiles = true;
+        Result result = runOnce(guarantee, rows, kill, connectorOverrides);
+        keepFiles = guarantee.exactlyOnce() ? !result.exact() : result.lost() != 0;
+        return result;
+    }
+
+    private Result runOnce(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides)
             throws Exception {
         Names names = begin(guarantee, rows, connectorOverrides);
         String name = names.connector();
@@ -220,6 +233,13 @@ final class WorkerKillScenario implements AutoCloseable {
      * the task stops; then the connector reconfigured with {@code longTimeoutMs}, and the same rows counted again.
      */
     TimeoutResult timeoutRun(int rows, long shortTimeoutMs, long longTimeoutMs) throws Exception {
+        keepFiles = true;
+        TimeoutResult result = timeoutRunOnce(rows, shortTimeoutMs, longTimeoutMs);
+        keepFiles = result.visibleAfterFail() != 0 || !result.afterRaise().exact();
+        return result;
+    }
+
+    private TimeoutResult timeoutRunOnce(int rows, long shortTimeoutMs, long longTimeoutMs) throws Exception {
         DeliveryGuarantee guarantee = DeliveryGuarantee.EXACTLY_ONCE_CONNECTOR;
         Names names = begin(guarantee, rows, Map.of("producer.override.transaction.timeout.ms", Long.toString(shortTimeoutMs)));
         KeyTally tally = new KeyTally(rows);
@@ -484,12 +504,30 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    /** Stops the worker, the broker and PostgreSQL; the run's folder (logs, spill) stays for a look. */
+    /**
+     * Stops the worker, the broker and PostgreSQL. The run's folder (broker and worker logs, Kafka's log directory,
+     * the spill) is deleted unless a run failed or lost or repeated a row, when it stays for a look.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return; // the shutdown hook of WorkerKillRun, after the normal close
+        }
+        closed = true;
         children.stopAll();
         if (postgres != null) {
             postgres.close();
+        }
+        if (keepFiles) {
+            System.err.println("worker-kill: the run's folder stays: " + workDir);
+            return;
+        }
+        try (Stream<Path> files = Files.walk(workDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("could not delete " + workDir + ": " + e.getMessage());
         }
     }
 }
