@@ -2,7 +2,9 @@ package io.github.pgoutput.connect;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -32,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * those records in memory until the commit, so a delivery's size costs worker heap.
  *
  * <p>A delivery must reach its last record within the producer's {@code transaction.timeout.ms} (60 s unless the
- * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction and the task
- * fails. A WARN names the setting once a delivery has kept the transaction open for half of it.
+ * connector sets {@code producer.override.transaction.timeout.ms}), or the broker aborts its transaction. A WARN names
+ * the setting once a delivery has kept the transaction open for half of it; a delivery still open at the timeout
+ * fails the task with a message naming the settings, never a split or a partial commit.
  *
  * <p>{@code transaction.batch.max.deliveries} above 1 lets whole deliveries that end in the same poll share one Kafka
  * transaction (at most that many each): the commit is requested after every n-th delivery ending in the poll and
@@ -119,6 +122,52 @@ final class DeliveryTransactions {
                 maxOpenRecords, maxDeliveries);
     }
 
+    /** The transaction timeout the start-up advice recommends under poll (or interval) boundaries. */
+    static final long POLL_BOUNDARY_TIMEOUT_ADVICE_MS = 10_000;
+
+    /**
+     * What a crash of the worker costs under exactly-once, for the task's start-up log; empty when the configuration
+     * {@code props} asks for no exactly-once delivery ({@code exactly.once.support=required} or an explicit
+     * {@code transaction.boundary}).
+     *
+     * <p>Why: Connect writes a transaction's source offset into the offsets topic inside the transaction. A worker
+     * killed while such a transaction is open leaves it open, and a restarted worker reads the offsets topic
+     * read_committed to its end before it starts anything (a worker taking over the task reads it before the task
+     * starts): that read waits until the broker aborts the dead producer's transaction, after its
+     * {@code transaction.timeout.ms} and the broker's next check for timed-out transactions (every 10 s by default).
+     * Measured (WorkerKillIT, bench/worker-kill.sh): with poll boundaries and the producer's default 60 s, that read
+     * took 60-64 s in two of three runs; with 10 s, 8 s when a kill hit such a transaction. Under poll boundaries a transaction is one poll and commits in well
+     * under a second, so a short timeout costs nothing; under connector boundaries it must exceed the longest
+     * delivery, and a crash during a commit then holds recovery for as long.
+     */
+    static Optional<String> crashRecoveryAdvice(Map<String, String> props, long timeoutMs) {
+        String boundary = props.get(PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG);
+        boolean required = "required".equalsIgnoreCase(String.valueOf(props.get(PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG)).trim());
+        if (boundary == null && !required) {
+            return Optional.empty();
+        }
+        boolean connector = boundary != null && "connector".equalsIgnoreCase(boundary.trim());
+        boolean overridden = props.containsKey(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        String timeout = "the producer's transaction.timeout.ms (" + timeoutMs + " ms"
+                + (overridden ? ", from " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG : ", its default") + ")";
+        String cost = "If this worker is killed while a Kafka transaction of this task is open, the worker restarted"
+                + " (or one taking the task over) reads the offsets topic only once the broker has aborted that"
+                + " transaction: up to " + timeout + " plus the broker's transaction.abort.timed.out.transaction.cleanup.interval.ms"
+                + " (10000 ms by default), during which it starts no connector. ";
+        if (connector) {
+            return Optional.of(cost + "Under transaction.boundary=connector that timeout must exceed the longest"
+                    + " delivery (a delivery still open at it fails the task), so keep "
+                    + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " as low as the largest transaction allows.");
+        }
+        if (timeoutMs <= POLL_BOUNDARY_TIMEOUT_ADVICE_MS) {
+            return Optional.of(cost + "Each Kafka transaction here is one poll, well under that timeout.");
+        }
+        return Optional.of(cost + "Each Kafka transaction here is one poll, which commits in well under a second:"
+                + " set " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + "=" + POLL_BOUNDARY_TIMEOUT_ADVICE_MS
+                + " on the connector to bound that wait (workers need connector.client.config.override.policy=All, the"
+                + " default).");
+    }
+
     long timeoutMs() {
         return timeoutMs;
     }
@@ -183,6 +232,7 @@ final class DeliveryTransactions {
             return;
         }
         long openMs = TimeUnit.NANOSECONDS.toMillis(now - openedNanos);
+        requireWithinTimeout(openMs);
         if (!warned && openMs > timeoutMs / 2) {
             warned = true;
             log.warn("Slot {}: one delivery has kept its Kafka transaction open for {} ms, and the producer's transaction.timeout.ms"
@@ -191,6 +241,40 @@ final class DeliveryTransactions {
                     + " 900000 by default) and connector.client.config.override.policy=All on the workers", slot, openMs, timeoutMs,
                     PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         }
+    }
+
+    /**
+     * A poll that hands nothing over while a delivery's transaction is open (the stream is slow, or reconnecting):
+     * the transaction still ages, and one past the producer's timeout fails the task as in {@link #handedOver}.
+     */
+    void idle() {
+        if (context != null && openRecords > 0) {
+            requireWithinTimeout(TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - openedNanos));
+        }
+    }
+
+    /**
+     * The delivery in the open transaction has not ended after {@code openMs}: past the producer's timeout the broker
+     * aborts that transaction (at its next check, every transaction.abort.timed.out.transaction.cleanup.interval.ms),
+     * so it can never commit. The task fails now, with the settings to change, rather than go on writing into an
+     * aborted transaction and fail later with the producer's own error (an epoch or fencing exception that names
+     * no setting). The timeout is the connector's override or the producer's default: a worker-level
+     * producer.transaction.timeout.ms is not visible to a task, so a longer timeout must be stated on the connector.
+     */
+    private void requireWithinTimeout(long openMs) {
+        if (openMs < timeoutMs) {
+            return;
+        }
+        String perRecord = openRecords == 0 ? "?" : String.format(Locale.ROOT, "%.1f", openMs * 1000.0 / openRecords);
+        throw new ConnectException("Slot '" + slot + "': one delivery has kept its Kafka transaction open for " + openMs
+                + " ms with " + openRecords + " records written so far (about " + perRecord + " microseconds a record), and"
+                + " it has not ended: the producer's transaction.timeout.ms is " + timeoutMs + " ms, after which the broker"
+                + " aborts the transaction. Nothing of this delivery is committed, so a read_committed consumer sees none of"
+                + " it, and it is written again, whole, when the task is restarted. Set "
+                + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " on the connector above the time the"
+                + " largest transaction takes (its rows times the time a record, plus a margin), at most the broker's"
+                + " transaction.max.timeout.ms (900000 by default; raise it on the brokers for more), with"
+                + " connector.client.config.override.policy=All on the workers; or use transaction.boundary=poll");
     }
 
     /**

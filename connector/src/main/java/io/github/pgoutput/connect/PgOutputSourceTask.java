@@ -159,6 +159,8 @@ public class PgOutputSourceTask extends SourceTask {
             OpenTransactionHeap.warning(config.slotName(), config.transactionMaxRecords(), Runtime.getRuntime().maxMemory())
                     .ifPresent(log::warn);
         }
+        DeliveryTransactions.crashRecoveryAdvice(props, transactions.timeoutMs())
+                .ifPresent(advice -> log.info("Slot {}: exactly-once: {}", config.slotName(), advice));
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
@@ -388,6 +390,7 @@ public class PgOutputSourceTask extends SourceTask {
     /** The batch as poll()'s result; null after an idle pause when it is empty. */
     private List<SourceRecord> handOver() throws InterruptedException {
         if (batch.isEmpty()) {
+            transactions.idle();
             clock.sleep(IDLE_WAIT_MS);
             return null;
         }

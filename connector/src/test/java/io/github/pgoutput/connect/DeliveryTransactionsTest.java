@@ -15,6 +15,7 @@ import static io.github.pgoutput.connect.Deliveries.concat;
 import static io.github.pgoutput.connect.Deliveries.transaction;
 import static io.github.pgoutput.connect.Deliveries.tuple;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -381,6 +382,94 @@ class DeliveryTransactionsTest {
         boundaries.ended(records.get(3));
         boundaries.handedOver(records.subList(3, 4));
         assertThat(boundaries.insideDelivery()).isFalse();
+    }
+
+    @Test
+    void aDeliveryStillOpenAtTheProducerTimeoutFailsTheTaskNamingTheSettingsAndNothingOfItIsCommitted() {
+        long[] now = {0};
+        List<SourceRecord> records = run(null, 10, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1), insert(1, 2))))
+                .records();
+        RecordingTransactionContext context = new RecordingTransactionContext();
+        DeliveryTransactions boundaries = new DeliveryTransactions(context, () -> now[0], 1_000, "slot");
+
+        boundaries.handedOver(records.subList(0, 1)); // BEGIN: the transaction opens
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(999);
+        boundaries.handedOver(records.subList(1, 2));
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_000);
+
+        assertThatThrownBy(() -> boundaries.handedOver(records.subList(2, 3)))
+                .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
+                .hasMessageContaining("Slot 'slot'").hasMessageContaining("open for 1000 ms with 3 records")
+                .hasMessageContaining("transaction.timeout.ms is 1000 ms")
+                .hasMessageContaining("producer.override.transaction.timeout.ms")
+                .hasMessageContaining("transaction.max.timeout.ms").hasMessageContaining("transaction.boundary=poll");
+        assertThat(context.commitRequests).isEmpty();
+    }
+
+    @Test
+    void aPollWithNothingToHandOverStillFailsADeliveryOpenPastTheProducerTimeout() {
+        long[] now = {0};
+        List<SourceRecord> records = run(null, 10, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1))))
+                .records();
+        DeliveryTransactions boundaries = new DeliveryTransactions(new RecordingTransactionContext(), () -> now[0], 1_000, "slot");
+        boundaries.idle(); // nothing open: nothing to check
+        boundaries.handedOver(records.subList(0, 1));
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(900);
+        boundaries.idle();
+
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_200);
+
+        assertThatThrownBy(boundaries::idle).hasMessageContaining("open for 1200 ms");
+    }
+
+    @Test
+    void aDeliveryWhoseLastRecordArrivesAfterTheTimeoutIsCommittedNotFailed() {
+        // The poll holding the last record requests the commit: whether the broker still takes it is its decision.
+        long[] now = {0};
+        List<SourceRecord> records = run(null, 10, concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1, 1))))
+                .records();
+        RecordingTransactionContext context = new RecordingTransactionContext();
+        DeliveryTransactions boundaries = new DeliveryTransactions(context, () -> now[0], 1_000, "slot");
+        boundaries.handedOver(records.subList(0, 2));
+        now[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_500);
+
+        boundaries.ended(records.get(2));
+        boundaries.handedOver(records.subList(2, 3));
+
+        assertThat(context.commitRequests).containsExactly(records.get(2));
+        assertThat(boundaries.insideDelivery()).isFalse();
+    }
+
+    @Test
+    void startUpAdviceUnderPollBoundariesWithTheDefaultTimeoutAsksForTenSeconds() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "required",
+                "transaction.boundary", "poll"), 60_000).orElseThrow();
+
+        assertThat(advice).contains("transaction.timeout.ms (60000 ms, its default)")
+                .contains("transaction.abort.timed.out.transaction.cleanup.interval.ms")
+                .contains("set producer.override.transaction.timeout.ms=10000");
+    }
+
+    @Test
+    void startUpAdviceUnderPollBoundariesWithATenSecondOverrideAsksForNothingMore() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "required",
+                "producer.override.transaction.timeout.ms", "10000"), 10_000).orElseThrow();
+
+        assertThat(advice).contains("(10000 ms, from producer.override.transaction.timeout.ms)").doesNotContain("set ");
+    }
+
+    @Test
+    void startUpAdviceUnderConnectorBoundariesWeighsTheLongestDeliveryAgainstRecovery() {
+        String advice = DeliveryTransactions.crashRecoveryAdvice(Map.of("transaction.boundary", "connector"), 600_000)
+                .orElseThrow();
+
+        assertThat(advice).contains("600000 ms").contains("must exceed the longest delivery")
+                .contains("as low as the largest transaction allows");
+    }
+
+    @Test
+    void noStartUpAdviceWithoutExactlyOnceAskedFor() {
+        assertThat(DeliveryTransactions.crashRecoveryAdvice(Map.of("exactly.once.support", "requested"), 60_000)).isEmpty();
     }
 
     @Test
