@@ -155,15 +155,25 @@ final class WorkerKillScenario implements AutoCloseable {
     /** {@link #run(DeliveryGuarantee, int, boolean)} with {@code connectorOverrides} for this run only. */
     Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides)
             throws Exception {
+        return run(guarantee, rows, kill, connectorOverrides, false);
+    }
+
+    /**
+     * {@link #run(DeliveryGuarantee, int, boolean, Map)}; with {@code snapshot} the rows are in the table before the
+     * connector starts, and it takes them with its snapshot ({@code snapshot.mode=initial}; under exactly-once the
+     * resumable snapshot), so the kill lands in the middle of the snapshot instead of a streamed transaction.
+     */
+    Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides, boolean snapshot)
+            throws Exception {
         keepFiles = true;
-        Result result = runOnce(guarantee, rows, kill, connectorOverrides);
+        Result result = runOnce(guarantee, rows, kill, connectorOverrides, snapshot);
         keepFiles = guarantee.exactlyOnce() ? !result.exact() : result.lost() != 0;
         return result;
     }
 
-    private Result runOnce(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides)
-            throws Exception {
-        Names names = begin(guarantee, rows, connectorOverrides);
+    private Result runOnce(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides,
+                           boolean snapshot) throws Exception {
+        Names names = begin(guarantee, rows, connectorOverrides, snapshot);
         String name = names.connector();
         String topic = names.topic();
         KeyTally tally = new KeyTally(rows);
@@ -171,8 +181,10 @@ final class WorkerKillScenario implements AutoCloseable {
         try (ReadCommittedWatcher watcher = new ReadCommittedWatcher(bootstrap(), topic, tally);
              KafkaConsumer<byte[], byte[]> uncommitted = uncommittedReader()) {
             watcher.start();
-            // ~150 bytes a row: with logical_decoding_work_mem=64kB the server streams the transaction as it runs.
-            execute("INSERT INTO " + names.table() + " SELECT g, repeat('x', 120) || g FROM generate_series(1, " + rows + ") g");
+            if (!snapshot) {
+                // ~150 bytes a row: with logical_decoding_work_mem=64kB the server streams the transaction as it runs.
+                insertRows(names.table(), rows);
+            }
             await("the first record in " + topic + "'s log", () ->
                     ReadCommittedWatcher.endOffsets(uncommitted, topic).values().iterator().next() > 0);
             // Under connector boundaries the Kafka transaction opens here: the delivery time is what must fit in
@@ -288,8 +300,21 @@ final class WorkerKillScenario implements AutoCloseable {
     private record Names(String table, String publication, String slot, String connector, String topic) {
     }
 
-    /** Creates the run's table, publication and topic, starts the connector and waits until it streams. */
+    private void insertRows(String table, int rows) throws SQLException {
+        execute("INSERT INTO " + table + " SELECT g, repeat('x', 120) || g FROM generate_series(1, " + rows + ") g");
+    }
+
     private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides) throws Exception {
+        return begin(guarantee, rows, connectorOverrides, false);
+    }
+
+    /**
+     * Creates the run's table, publication and topic, starts the connector and waits until it streams; with
+     * {@code snapshot} fills the table first and starts the connector with a snapshot, without waiting (the slot is
+     * not active while the snapshot is read).
+     */
+    private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides, boolean snapshot)
+            throws Exception {
         int index = ++runs;
         String name = "kill-" + guarantee.id + "-" + index;
         String table = "rows_" + guarantee.id + "_" + index;
@@ -301,6 +326,14 @@ final class WorkerKillScenario implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             // One partition: the read_committed end offset then says how much of the transaction is visible.
             admin.createTopics(List.of(new NewTopic(names.topic(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        if (snapshot) {
+            insertRows(table, rows);
+            Map<String, String> overrides = new TreeMap<>(Map.of("snapshot.mode", "initial"));
+            overrides.putAll(connectorOverrides);
+            new ConnectorRegistration(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
+                    overrides));
+            return names;
         }
         ObjectNode config = connectorConfig(guarantee, name, names.slot(), names.publication(), rows, connectorOverrides);
         new ConnectorRegistration(rest()).register(name, config);

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Timeout;
  * consumer gets every row exactly once, by key, with {@code transaction.boundary=connector} and with {@code poll}.
  * The poll run has the connector's producer {@code transaction.timeout.ms} at the recommended 10 s, and its recovery
  * (kill to the last row seen) is compared with an at-least-once run of the same crash. {@code bench/worker-kill.sh}
- * runs the full-size version (1M rows, several runs, figures).
+ * runs the full-size version (1M rows, several runs, figures). The same kill in the middle of an exactly-once snapshot
+ * of 100,000 rows ({@code snapshot.mode=initial}, {@code exactly.once.support=required}): every row exactly once,
+ * under both boundaries ({@code bench/worker-kill.sh --snapshot} at full size).
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class WorkerKillIT {
@@ -52,6 +54,29 @@ class WorkerKillIT {
             // slower than at least once; 20 s leaves room for a loaded machine.
             assertThat(poll.recoveryMillis()).as("exactly-once (poll) recovery against at-least-once's "
                     + atLeastOnce.recoveryMillis() + " ms").isLessThan(atLeastOnce.recoveryMillis() + 20_000);
+        }
+    }
+
+    @Test
+    void readCommittedConsumerGetsEveryRowOnceAfterAWorkerKilledDuringAnExactlyOnceSnapshot() throws Exception {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        // 100 rows per poll, one Kafka transaction each: the kill lands inside the snapshot, whatever the machine's
+        // speed; the 10 s producer timeout lets the restarted worker read its offsets soon after the kill.
+        Map<String, String> snapshot = Map.of("max.batch.size", "100", "producer.override.transaction.timeout.ms", "10000");
+        WorkerKillScenario.Settings settings = new WorkerKillScenario.Settings("1g", Map.of(), Map.of(), Duration.ofSeconds(180));
+        try (WorkerKillScenario scenario = new WorkerKillScenario(root, settings,
+                line -> System.out.println(Instant.now() + " " + line))) {
+            scenario.start();
+
+            WorkerKillScenario.Result connector = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_CONNECTOR, ROWS, true, snapshot, true);
+            WorkerKillScenario.Result poll = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_POLL, ROWS, true, snapshot, true);
+            System.out.println(connector.line() + "\n" + poll.line());
+
+            for (WorkerKillScenario.Result result : java.util.List.of(connector, poll)) {
+                assertThat(result.inLogAtKill()).as(result.guarantee() + ": killed inside the snapshot").isPositive().isLessThan(ROWS);
+                assertThat(result.visibleAtKill()).as(result.guarantee() + ": snapshot rows committed before the kill").isPositive();
+                assertExactlyOnce(result);
+            }
         }
     }
 
