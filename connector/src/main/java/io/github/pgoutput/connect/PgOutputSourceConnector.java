@@ -81,7 +81,13 @@ public class PgOutputSourceConnector extends SourceConnector {
             }
         }
         checkConnectorBoundaries(connectorConfigs, config);
+        warnIgnoredKeys(connectorConfigs);
         return config;
+    }
+
+    /** One WARN per key that nothing reads ({@link IgnoredKeys}): Connect would accept it without a word. */
+    private static void warnIgnoredKeys(Map<String, String> connectorConfigs) {
+        IgnoredKeys.of(connectorConfigs).forEach(ignored -> log.warn("{}", ignored.message()));
     }
 
     /**
@@ -178,6 +184,7 @@ public class PgOutputSourceConnector extends SourceConnector {
         this.props = Map.copyOf(props);
         log.info("Starting connector for slot {} of database {} on {}:{}, topic prefix {}", config.slotName(),
                 config.databaseDbname(), config.databaseHostname(), config.databasePort(), config.topicPrefix());
+        warnIgnoredKeys(props);
     }
 
     @Override

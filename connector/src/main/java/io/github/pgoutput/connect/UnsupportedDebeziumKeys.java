@@ -20,7 +20,8 @@ import java.util.Set;
  * configuration asks for; validation and the connector and task start refuse it instead, with the error on the key.
  *
  * <p>Debezium keys that do not change the records (performance, metrics, signals, notifications, incremental
- * snapshots, LSN flushing, snapshot locking, schema history) are accepted and have no effect. A key that takes a
+ * snapshots, LSN flushing, snapshot locking, schema history) are accepted and have no effect; {@link IgnoredKeys}
+ * logs a WARN naming each one that nothing reads. A key that takes a
  * value we behave like (for example {@code slot.drop.on.stop=false}) is accepted with that value. The keys this
  * connector defines itself ({@code snapshot.mode}, {@code plugin.name}, ...) are validated by their own rules.
  *

@@ -1,0 +1,83 @@
+package io.github.pgoutput.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class IgnoredKeysTest {
+
+    private static Map<String, String> with(String key, String value) {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put(key, value);
+        return props;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "signal.data.collection                | public.debezium_signal | signals (execute-snapshot",
+        "signal.enabled.channels               | source,kafka           | signals (execute-snapshot",
+        "signal.kafka.topic                    | signals                | signals (execute-snapshot",
+        "incremental.snapshot.chunk.size       | 4096                   | incremental snapshots",
+        "incremental.snapshot.allow.schema.changes | true               | incremental snapshots",
+        "read.only                             | true                   | read-only incremental snapshots",
+        "notification.enabled.channels         | sink                   | notifications",
+        "heartbeat.action.query                | INSERT INTO hb VALUES (1) | heartbeat action queries",
+        "snapshot.new.tables                   | parallel               | snapshots of newly captured tables",
+    })
+    void namesTheDebeziumFeatureThisConnectorDoesNotImplement(String key, String value, String feature) {
+        List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with(key, value));
+
+        assertThat(ignored).singleElement().satisfies(k -> {
+            assertThat(k.key()).isEqualTo(key);
+            assertThat(k.message()).startsWith(key + " is a Debezium setting for " + feature)
+                    .contains("does not implement").contains("has no effect");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"database.hostnme", "snapshot.fetch.size", "poll.interval.ms"})
+    void namesAnyOtherKeyAsReadByNothing(String key) {
+        List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with(key, "1"));
+
+        assertThat(ignored).singleElement().satisfies(k -> {
+            assertThat(k.key()).isEqualTo(key);
+            assertThat(k.message()).startsWith(key + " is not a setting of this connector nor of Kafka Connect")
+                    .contains("has no effect").contains("Debezium setting").contains("correct its name");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"name", "connector.class", "tasks.max", "key.converter", "value.converter.schemas.enable",
+        "header.converter", "transforms", "transforms.unwrap.type", "predicates.isTombstone.type", "errors.tolerance",
+        "errors.deadletterqueue.topic.name", "topic.creation.default.partitions", "exactly.once.support",
+        "transaction.boundary", "offsets.storage.topic", "producer.override.transaction.timeout.ms",
+        "consumer.override.max.poll.records", "admin.override.request.timeout.ms", "config.action.reload"})
+    void leavesKafkaConnectKeysAlone(String key) {
+        assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
+    }
+
+    @Test
+    void leavesItsOwnKeysAndTheRefusedDebeziumKeysAlone() {
+        Map<String, String> props = with("snapshot.mode", "initial");
+        props.put("errors.max.retries", "3");
+        props.put("column.include.list", "public\\.orders\\.id");
+
+        assertThat(IgnoredKeys.of(props)).isEmpty();
+    }
+
+    @Test
+    void listsEveryIgnoredKeySortedByKey() {
+        Map<String, String> props = with("signal.kafka.topic", "signals");
+        props.put("incremental.snapshot.chunk.size", "1024");
+        props.put("slot.nmae", "typo");
+
+        assertThat(IgnoredKeys.of(props)).extracting(IgnoredKeys.IgnoredKey::key)
+                .containsExactly("incremental.snapshot.chunk.size", "signal.kafka.topic", "slot.nmae");
+    }
+}
