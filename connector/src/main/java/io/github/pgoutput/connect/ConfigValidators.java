@@ -29,6 +29,52 @@ final class ConfigValidators {
     private ConfigValidators() {
     }
 
+    /** The signal channels this connector implements, as {@code signal.enabled.channels} names them. */
+    static final String SIGNAL_CHANNEL_SOURCE = "source";
+    static final String SIGNAL_CHANNEL_KAFKA = "kafka";
+
+    static ConfigDef.Validator signalChannels() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value == null) {
+                return;
+            }
+            for (Object item : (List<?>) value) {
+                String channel = item.toString().trim().toLowerCase(java.util.Locale.ROOT);
+                if (!channel.equals(SIGNAL_CHANNEL_SOURCE) && !channel.equals(SIGNAL_CHANNEL_KAFKA)) {
+                    throw new ConfigException(name, value, "names the channel '" + item + "', which this connector does not"
+                            + " implement; the channels are " + SIGNAL_CHANNEL_SOURCE + " (the signal table) and "
+                            + SIGNAL_CHANNEL_KAFKA + " (the signal topic)");
+                }
+            }
+        }, () -> "a list of " + SIGNAL_CHANNEL_SOURCE + ", " + SIGNAL_CHANNEL_KAFKA);
+    }
+
+    static ConfigDef.Validator optionalTableName() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value == null || value.toString().isBlank()) {
+                return;
+            }
+            try {
+                signalTable(value.toString());
+            } catch (RuntimeException e) {
+                throw new ConfigException(name, value, "must be schema.table (Debezium's database.schema.table also works): "
+                        + e.getMessage());
+            }
+        }, () -> "schema.table, or empty");
+    }
+
+    /** A signal table's name: {@code schema.table}, or Debezium's {@code database.schema.table}. */
+    static io.github.pgoutput.replication.TableName signalTable(String text) {
+        String[] parts = text.trim().split("\\.", -1);
+        if (parts.length == 3) {
+            return new io.github.pgoutput.replication.TableName(parts[1], parts[2]);
+        }
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("'" + text + "' is not schema.table");
+        }
+        return new io.github.pgoutput.replication.TableName(parts[0], parts[1]);
+    }
+
     static ConfigDef.Validator lowercaseIdentifier() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             if (value == null) {

@@ -135,6 +135,15 @@ final class CrossKeyRules {
                     + "); one transaction can never reach it. Lower it to at most " + total + " or raise "
                     + SPILL_MAX_TOTAL_BYTES_CONFIG));
         }
+        List<?> channels = list(parsed, PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG);
+        if (channels.stream().anyMatch(c -> ConfigValidators.SIGNAL_CHANNEL_KAFKA.equalsIgnoreCase(String.valueOf(c).trim()))
+                && (!(parsed.get(PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG) instanceof String servers)
+                        || servers.isBlank())) {
+            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG,
+                    PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the kafka channel, which reads the signal"
+                    + " topic from the brokers in " + PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG
+                    + "; set it (host:port,...), or leave kafka out of " + PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG));
+        }
         if (parsed.get(MAX_BATCH_SIZE_CONFIG) instanceof Integer batch
                 && parsed.get(MAX_QUEUE_SIZE_CONFIG) instanceof Integer queue && queue <= batch) {
             problems.add(new ConfigProblem(MAX_QUEUE_SIZE_CONFIG, MAX_QUEUE_SIZE_CONFIG + " is " + queue

@@ -74,6 +74,8 @@ final class DeliveryEmitter {
     private long pendingBeginOrder;
     /** After a resumed exactly-once snapshot, until the stream passes its last resumption's point; null otherwise. */
     private ResumedSnapshotFilter resumedSnapshot;
+    /** Incremental snapshots and signals; null when the task takes none. */
+    private IncrementalSnapshotter incremental;
 
     /**
      * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
@@ -108,6 +110,15 @@ final class DeliveryEmitter {
         return this;
     }
 
+    /**
+     * Emits the chunks of incremental snapshots between deliveries, and shows it every change (signal rows) and every
+     * delivery; the task owns it and closes it.
+     */
+    DeliveryEmitter withIncrementalSnapshots(IncrementalSnapshotter snapshotter) {
+        this.incremental = snapshotter;
+        return this;
+    }
+
     /** Releases the resumed snapshot's filter, if any. */
     void close() {
         if (resumedSnapshot != null) {
@@ -124,9 +135,19 @@ final class DeliveryEmitter {
     boolean fill(List<SourceRecord> out, int room) {
         while (out.size() < room) {
             if (current == null) {
+                // Between deliveries: the one place an incremental snapshot's chunk may go (see IncrementalSnapshotter).
+                if (incremental != null && incremental.fill(out, room, position, builder, this::baseOffset)) {
+                    continue;
+                }
                 Delivery next = assembler.nextDelivery();
                 if (next == null) {
+                    if (incremental != null && incremental.streamIdle()) {
+                        continue;
+                    }
                     return true;
+                }
+                if (incremental != null) {
+                    incremental.streamTurnTaken();
                 }
                 begin(next, out);
                 continue;
@@ -138,6 +159,9 @@ final class DeliveryEmitter {
                 }
                 finish(out);
                 continue;
+            }
+            if (incremental != null) {
+                incremental.observe(event, current);
             }
             if (resumedSnapshot != null && resumedSnapshot.skips(event, current)) {
                 // Already in a row of the resumed snapshot as read; numbered the same way after every restart, since
@@ -238,10 +262,19 @@ final class DeliveryEmitter {
         current = null;
         unit = null;
         lastRecord = null;
+        if (incremental != null) {
+            incremental.delivered(delivery);
+        }
         delivered.delivered(delivery, last);
     }
 
     private Map<String, Object> offset(Position at) {
+        Map<String, Object> base = baseOffset(at);
+        return incremental == null ? base : incremental.offset(base);
+    }
+
+    /** The offset of a record at {@code at} without an incremental snapshot's position. */
+    private Map<String, Object> baseOffset(Position at) {
         return resumedSnapshot == null ? SourceOffsets.encode(at) : resumedSnapshot.offset(at);
     }
 

@@ -44,9 +44,13 @@ final class IgnoredKeys {
     }
 
     static final List<DebeziumFeature> DEBEZIUM_FEATURES = List.of(
-            new DebeziumFeature("signal.", "signals (execute-snapshot, stop-snapshot, pause-snapshot, resume-snapshot)"),
-            new DebeziumFeature("incremental.snapshot.", "incremental snapshots"),
-            new DebeziumFeature("read.only", "read-only incremental snapshots"),
+            // The signal and incremental snapshot keys this connector has are its own (CONFIG_DEF); these are the rest.
+            new DebeziumFeature("signal.", "signals through Debezium's file, jmx and in-process channels, or a signal"
+                    + " setting this connector lacks (it reads signal.enabled.channels source and kafka, signal.data.collection,"
+                    + " signal.kafka.topic, signal.kafka.bootstrap.servers, signal.kafka.groupId, signal.kafka.poll.timeout.ms"
+                    + " and signal.consumer.*)"),
+            new DebeziumFeature("incremental.snapshot.", "incremental snapshots beyond their chunk size (this connector reads"
+                    + " incremental.snapshot.chunk.size; it writes no watermarks and needs no schema-change setting)"),
             new DebeziumFeature("notification.", "notifications"),
             new DebeziumFeature("heartbeat.action.query", "heartbeat action queries"),
             new DebeziumFeature("schema.history.internal", "schema history"),
@@ -67,6 +71,7 @@ final class IgnoredKeys {
         List<IgnoredKey> ignored = new ArrayList<>();
         for (String key : props.keySet()) {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
+                    || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
                     || UnsupportedDebeziumKeys.rule(key) != null || isFrameworkKey(key)) {
                 continue;
             }

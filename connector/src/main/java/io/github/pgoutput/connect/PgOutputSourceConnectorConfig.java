@@ -456,6 +456,61 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "tables.";
     private static final String SNAPSHOT_INCLUDE_LIST_DISPLAY = "Tables to snapshot";
 
+    public static final String INCREMENTAL_SNAPSHOT_CHUNK_SIZE_CONFIG = "incremental.snapshot.chunk.size";
+    private static final String INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DOC = "Rows per chunk of an incremental snapshot (an "
+            + "execute-snapshot signal): each chunk is read in key order in one short read-only transaction and emitted "
+            + "between two transactions of the stream. Larger chunks read faster; the worker holds one chunk at a time.";
+    private static final int INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DEFAULT = 1024;
+    private static final String INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DISPLAY = "Incremental snapshot chunk size";
+
+    public static final String SIGNAL_ENABLED_CHANNELS_CONFIG = "signal.enabled.channels";
+    private static final String SIGNAL_ENABLED_CHANNELS_DOC = "Where signals (execute-snapshot, stop-snapshot, "
+            + "pause-snapshot, resume-snapshot, log) come from: source (rows inserted into the table "
+            + "signal.data.collection, which must be in the publication) and kafka (messages of signal.kafka.topic whose "
+            + "key is topic.prefix). Debezium's jmx, file and in-process channels are not implemented. Neither channel "
+            + "makes the connector write to the database.";
+    private static final String SIGNAL_ENABLED_CHANNELS_DEFAULT = "source";
+    private static final String SIGNAL_ENABLED_CHANNELS_DISPLAY = "Signal channels";
+
+    public static final String SIGNAL_DATA_COLLECTION_CONFIG = "signal.data.collection";
+    private static final String SIGNAL_DATA_COLLECTION_DOC = "The signal table, as schema.table, with Debezium's columns "
+            + "id, type and data (text): a row inserted into it is a signal once its transaction commits. Empty: no "
+            + "signal table. The connector only reads it through the stream, so it must be in the publication.";
+    private static final String SIGNAL_DATA_COLLECTION_DISPLAY = "Signal table";
+
+    public static final String SIGNAL_KAFKA_TOPIC_CONFIG = "signal.kafka.topic";
+    private static final String SIGNAL_KAFKA_TOPIC_DOC = "The signal topic of the kafka channel (its partition 0 is "
+            + "read). Empty: <topic.prefix>-signal.";
+    private static final String SIGNAL_KAFKA_TOPIC_DISPLAY = "Signal topic";
+
+    public static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG = "signal.kafka.bootstrap.servers";
+    private static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC = "The brokers of the signal topic; required with the "
+            + "kafka channel. Further consumer settings go in signal.consumer.* (for example signal.consumer.security.protocol).";
+    private static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DISPLAY = "Signal topic brokers";
+
+    public static final String SIGNAL_KAFKA_GROUP_ID_CONFIG = "signal.kafka.groupId";
+    private static final String SIGNAL_KAFKA_GROUP_ID_DOC = "The consumer group id of the signal topic's consumer. It "
+            + "commits nothing: how far the signals were read is kept in the connector's offsets.";
+    private static final String SIGNAL_KAFKA_GROUP_ID_DEFAULT = "kafka-signal";
+    private static final String SIGNAL_KAFKA_GROUP_ID_DISPLAY = "Signal consumer group";
+
+    public static final String SIGNAL_KAFKA_POLL_TIMEOUT_MS_CONFIG = "signal.kafka.poll.timeout.ms";
+    private static final String SIGNAL_KAFKA_POLL_TIMEOUT_MS_DOC = "How often the signal topic is asked for new "
+            + "signals, in milliseconds; the task never waits on it.";
+    private static final int SIGNAL_KAFKA_POLL_TIMEOUT_MS_DEFAULT = 100;
+    private static final String SIGNAL_KAFKA_POLL_TIMEOUT_MS_DISPLAY = "Signal topic poll interval";
+
+    /** Consumer settings of the signal topic's consumer, passed on without the prefix. */
+    public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
+
+    public static final String READ_ONLY_CONFIG = "read.only";
+    private static final String READ_ONLY_DOC = "Debezium's switch for incremental snapshots that write no watermarks "
+            + "to the database. This connector never writes for a snapshot (chunks are read between the stream's "
+            + "transactions), so true and false behave the same; the key is accepted so that a Debezium configuration "
+            + "carries over.";
+    private static final boolean READ_ONLY_DEFAULT = false;
+    private static final String READ_ONLY_DISPLAY = "Read-only snapshots";
+
     // ---- Throughput ----------------------------------------------------------------------------------------
 
     public static final String MAX_BATCH_SIZE_CONFIG = "max.batch.size";
@@ -638,6 +693,26 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.LOW, SNAPSHOT_INCLUDE_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
                 SNAPSHOT_INCLUDE_LIST_DISPLAY);
+
+        def.define(INCREMENTAL_SNAPSHOT_CHUNK_SIZE_CONFIG, Type.INT, INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DEFAULT,
+                ConfigDef.Range.between(1, 1_000_000), Importance.LOW, INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DOC, GROUP_SNAPSHOT, ++order,
+                Width.SHORT, INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DISPLAY);
+        def.define(SIGNAL_ENABLED_CHANNELS_CONFIG, Type.LIST, SIGNAL_ENABLED_CHANNELS_DEFAULT, ConfigValidators.signalChannels(),
+                Importance.MEDIUM, SIGNAL_ENABLED_CHANNELS_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_ENABLED_CHANNELS_DISPLAY);
+        def.define(SIGNAL_DATA_COLLECTION_CONFIG, Type.STRING, "", ConfigValidators.optionalTableName(),
+                Importance.MEDIUM, SIGNAL_DATA_COLLECTION_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_DATA_COLLECTION_DISPLAY);
+        def.define(SIGNAL_KAFKA_TOPIC_CONFIG, Type.STRING, "", null,
+                Importance.MEDIUM, SIGNAL_KAFKA_TOPIC_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_KAFKA_TOPIC_DISPLAY);
+        def.define(SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "", null,
+                Importance.MEDIUM, SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
+                SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DISPLAY);
+        def.define(SIGNAL_KAFKA_GROUP_ID_CONFIG, Type.STRING, SIGNAL_KAFKA_GROUP_ID_DEFAULT, new ConfigDef.NonEmptyString(),
+                Importance.LOW, SIGNAL_KAFKA_GROUP_ID_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_KAFKA_GROUP_ID_DISPLAY);
+        def.define(SIGNAL_KAFKA_POLL_TIMEOUT_MS_CONFIG, Type.INT, SIGNAL_KAFKA_POLL_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(1),
+                Importance.LOW, SIGNAL_KAFKA_POLL_TIMEOUT_MS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
+                SIGNAL_KAFKA_POLL_TIMEOUT_MS_DISPLAY);
+        def.define(READ_ONLY_CONFIG, Type.BOOLEAN, READ_ONLY_DEFAULT, Importance.LOW, READ_ONLY_DOC, GROUP_SNAPSHOT, ++order,
+                Width.SHORT, READ_ONLY_DISPLAY);
 
         order = 0;
         def.define(MAX_BATCH_SIZE_CONFIG, Type.INT, MAX_BATCH_SIZE_DEFAULT, ConfigDef.Range.atLeast(1),
@@ -898,6 +973,51 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public SnapshotMode snapshotMode() {
         return ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
+    }
+
+    public int incrementalSnapshotChunkSize() {
+        return getInt(INCREMENTAL_SNAPSHOT_CHUNK_SIZE_CONFIG);
+    }
+
+    /** The signal channels enabled, lower case. */
+    public java.util.Set<String> signalChannels() {
+        java.util.Set<String> channels = new java.util.LinkedHashSet<>();
+        for (String c : getList(SIGNAL_ENABLED_CHANNELS_CONFIG)) {
+            channels.add(c.trim().toLowerCase(java.util.Locale.ROOT));
+        }
+        return channels;
+    }
+
+    /** The signal table, or null for none (or when the source channel is not enabled). */
+    public io.github.pgoutput.replication.TableName signalDataCollection() {
+        String text = getString(SIGNAL_DATA_COLLECTION_CONFIG);
+        if (text == null || text.isBlank() || !signalChannels().contains(ConfigValidators.SIGNAL_CHANNEL_SOURCE)) {
+            return null;
+        }
+        return ConfigValidators.signalTable(text);
+    }
+
+    /** Whether the Kafka signal channel is enabled. */
+    public boolean kafkaSignals() {
+        return signalChannels().contains(ConfigValidators.SIGNAL_CHANNEL_KAFKA);
+    }
+
+    /** {@code signal.kafka.topic}, or {@code <topic.prefix>-signal} when it is empty. */
+    public String signalKafkaTopic() {
+        String topic = getString(SIGNAL_KAFKA_TOPIC_CONFIG);
+        return topic == null || topic.isBlank() ? topicPrefix() + "-signal" : topic.trim();
+    }
+
+    /** The signal topic consumer's settings: brokers, group id, and the {@code signal.consumer.*} ones. */
+    public Map<String, Object> signalConsumerProperties() {
+        Map<String, Object> props = new java.util.HashMap<>(originalsWithPrefix(SIGNAL_CONSUMER_PREFIX));
+        props.put("bootstrap.servers", getString(SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG));
+        props.put("group.id", getString(SIGNAL_KAFKA_GROUP_ID_CONFIG));
+        return props;
+    }
+
+    public int signalKafkaPollTimeoutMs() {
+        return getInt(SIGNAL_KAFKA_POLL_TIMEOUT_MS_CONFIG);
     }
 
     public int snapshotMaxThreads() {

@@ -16,6 +16,8 @@ import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.offsets.ResumePoint;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
+import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
+import io.github.pgoutput.connect.signal.KafkaSignalChannel;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -78,6 +80,8 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
     private static final String CONNECTOR_NAME_PROPERTY = "name";
+    /** How often an incremental snapshot's progress is logged. */
+    private static final long INCREMENTAL_PROGRESS_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final TaskPipeline.Factory pipelines;
     private final AcknowledgementTracker tracker = new AcknowledgementTracker();
@@ -123,6 +127,9 @@ public class PgOutputSourceTask extends SourceTask {
     private RecordBuilders recordBuilders;
     /** With {@code transaction.boundary=connector}: one Kafka transaction per delivery. */
     private DeliveryTransactions transactions = new DeliveryTransactions(null);
+    /** Incremental snapshots and signals, from the first session on; null before it and when none are configured. */
+    private IncrementalSnapshotter incremental;
+    private IncrementalSnapshotMetrics incrementalMetrics;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -166,6 +173,7 @@ public class PgOutputSourceTask extends SourceTask {
         metrics = new StreamingMetrics(connectorName, 0);
         metrics.register();
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
+        incrementalMetrics = new IncrementalSnapshotMetrics(clock::nanoTime, INCREMENTAL_PROGRESS_LOG_NANOS).register(connectorName, 0);
         try {
             Map<String, Object> stored = storedOffset();
             SnapshotPlan plan = pipeline.plan(stored);
@@ -193,6 +201,7 @@ public class PgOutputSourceTask extends SourceTask {
                 return;
             }
             snapshotMetrics.unregister();
+            incrementalMetrics.unregister();
             metrics.unregister();
             pipeline.close();
             throw classified;
@@ -214,6 +223,9 @@ public class PgOutputSourceTask extends SourceTask {
             // The records built in this poll never reach Connect; the deliveries come again after the reconnect.
             tracker.abandon(batch);
             transactions.abandoned();
+            if (incremental != null) {
+                incremental.abandoned();
+            }
             batch.clear();
             Phase next = Phase.recoveryOf(phase);
             release(phase);
@@ -399,6 +411,9 @@ public class PgOutputSourceTask extends SourceTask {
         List<SourceRecord> handedOver = List.copyOf(batch);
         batch.clear();
         transactions.handedOver(handedOver);
+        if (incremental != null) {
+            incremental.handedOver(handedOver);
+        }
         return handedOver;
     }
 
@@ -433,12 +448,36 @@ public class PgOutputSourceTask extends SourceTask {
             if (resumedSnapshot != null && emitted.lsn().isBefore(resumedSnapshot.until())) {
                 emitter.afterResumedSnapshot(pipeline.resumedFilter(resumedSnapshot));
             }
+            if (incremental == null) {
+                incremental = incrementalSnapshotter();
+            }
+            if (incremental != null) {
+                emitter.withIncrementalSnapshots(incremental);
+            }
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
         } catch (RuntimeException | SQLException e) {
             opened.close();
             throw e;
         }
+    }
+
+    /**
+     * The incremental snapshots of this task run, when a signal channel is configured or the stored offset says one is
+     * under way; null otherwise. Made once, at the first session, from the stored offset (where a snapshot under way
+     * stands, how far the signals were read).
+     */
+    private IncrementalSnapshotter incrementalSnapshotter() {
+        Map<String, Object> stored = storedOffset();
+        boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
+        boolean kafka = config.kafkaSignals();
+        if (!underWay && !kafka && config.signalDataCollection() == null) {
+            return null;
+        }
+        KafkaSignalChannel channel = kafka ? new KafkaSignalChannel(config.signalConsumerProperties(), config.signalKafkaTopic(),
+                config.topicPrefix(), SourceOffsets.signalOffset(stored), Duration.ofMillis(config.signalKafkaPollTimeoutMs())) : null;
+        return new IncrementalSnapshotter(pipeline.incrementalChunks(), config.incrementalSnapshotChunkSize(), config.signalDataCollection(),
+                channel, tracker, partition, stored, transactions::ended, clock::nanoTime, incrementalMetrics);
     }
 
     /**
@@ -534,6 +573,17 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (snapshotMetrics != null) {
             snapshotMetrics.unregister();
+        }
+        if (incrementalMetrics != null) {
+            incrementalMetrics.unregister();
+        }
+        if (incremental != null) {
+            try {
+                incremental.close();
+            } catch (RuntimeException e) {
+                log.warn("Slot {}: closing the incremental snapshot's connections failed: {}", config.slotName(), e.getMessage());
+            }
+            incremental = null;
         }
         if (metrics != null) {
             metrics.unregister();

@@ -4,6 +4,7 @@ import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 
 import io.github.pgoutput.pgoutput.Lsn;
@@ -15,6 +16,8 @@ import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.RetainedWalProbe;
 import io.github.pgoutput.replication.SlotManager;
 import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
@@ -69,6 +72,28 @@ final class PostgresPipeline implements TaskPipeline {
     @Override
     public ResumedSnapshotFilter resumedFilter(io.github.pgoutput.connect.offsets.SourceOffsets.Resumed resumed) throws SQLException {
         return SnapshotPhase.resumedFilter(config, settings(), resumed);
+    }
+
+    @Override
+    public IncrementalSnapshotter.Chunks incrementalChunks() {
+        ReplicationSettings settings = settings();
+        ChunkReader reader = new ChunkReader(settings);
+        return new IncrementalSnapshotter.Chunks() {
+            @Override
+            public List<TableName> capturedTables() throws SQLException {
+                return reader.capturedTables(t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList());
+            }
+
+            @Override
+            public ChunkReader.Chunk read(TableName table, List<String> after, int size, String condition) throws SQLException {
+                return reader.read(table, after, size, condition);
+            }
+
+            @Override
+            public void close() {
+                reader.close();
+            }
+        };
     }
 
     @Override

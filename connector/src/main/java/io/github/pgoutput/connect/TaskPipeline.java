@@ -55,6 +55,14 @@ interface TaskPipeline extends AutoCloseable {
         throw new IllegalStateException("this pipeline takes no resumable snapshot, yet an offset names its resumptions: " + resumed);
     }
 
+    /**
+     * The database side of incremental snapshots: the captured tables and their chunks. The scripted pipelines of the
+     * simulation configure no signal channel, so they never get here.
+     */
+    default IncrementalSnapshotter.Chunks incrementalChunks() {
+        throw new IllegalStateException("this pipeline takes no incremental snapshot");
+    }
+
     /** The spill for streamed transactions; opened once per task and kept across sessions. */
     TransactionSpill openSpill();
 

@@ -229,7 +229,7 @@ public final class InitialSnapshot implements AutoCloseable {
     }
 
     /** The published tables {@code captured} accepts, in {@link SnapshotTables#inCaptureOrder}. */
-    private static List<TableName> capturedTables(Connection sql, ReplicationSettings settings, Predicate<TableName> captured,
+    static List<TableName> capturedTables(Connection sql, ReplicationSettings settings, Predicate<TableName> captured,
                                                   List<Pattern> captureOrder) throws SQLException {
         return SnapshotTables.inCaptureOrder(SnapshotTables.published(sql, settings.publicationName()).stream()
                 .filter(captured).toList(), captureOrder);

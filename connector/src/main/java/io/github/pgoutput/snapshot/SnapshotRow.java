@@ -16,9 +16,12 @@ import java.util.Objects;
  */
 public record SnapshotRow(SnapshotTable table, List<String> values, boolean firstInTable, boolean lastInTable, Marker marker) {
 
-    /** {@code source.snapshot}: the first row of the whole snapshot, the last, or any other. */
+    /**
+     * {@code source.snapshot}: the first row of the whole snapshot, the last, or any other; or a row of an incremental
+     * snapshot's chunk.
+     */
     public enum Marker {
-        FIRST("first"), TRUE("true"), LAST("last");
+        FIRST("first"), TRUE("true"), LAST("last"), INCREMENTAL("incremental");
 
         private final String value;
 

@@ -116,11 +116,22 @@ public record TableKey(TableName table, List<Column> columns) {
      * standard-conforming strings (the reader sets {@code standard_conforming_strings}).
      */
     String orderedCopy(SnapshotTable snapshotTable, List<String> after) {
+        return orderedCopy(snapshotTable, after, null, 0);
+    }
+
+    /**
+     * Like {@link #orderedCopy(SnapshotTable, List)}, with {@code condition} (an SQL condition, or null) and at most
+     * {@code limit} rows (0: all): the COPY of one chunk of an incremental snapshot.
+     */
+    String orderedCopy(SnapshotTable snapshotTable, List<String> after, String condition, int limit) {
         String list = snapshotTable.columns().stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
         String keys = columns.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
         List<String> conditions = new ArrayList<>();
         if (snapshotTable.rowFilter() != null) {
             conditions.add(snapshotTable.rowFilter());
+        }
+        if (condition != null && !condition.isBlank()) {
+            conditions.add("(" + condition + ")");
         }
         if (!after.isEmpty()) {
             if (after.size() != columns.size()) {
@@ -133,7 +144,7 @@ public record TableKey(TableName table, List<Column> columns) {
             conditions.add("ROW(" + keys + ") > ROW(" + String.join(", ", bound) + ")");
         }
         return "COPY (SELECT " + list + " FROM " + (snapshotTable.partitioned() ? "" : "ONLY ") + table.quoted()
-                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY " + keys + ") TO STDOUT";
+                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY " + keys + (limit > 0 ? " LIMIT " + limit : "") + ") TO STDOUT";
     }
 
     /** {@code SELECT ROW(a) > ROW(b)} with the key's casts: 2 × columns parameters, a's values first. */

@@ -20,12 +20,10 @@ class IgnoredKeysTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "signal.data.collection                | public.debezium_signal | signals (execute-snapshot",
-        "signal.enabled.channels               | source,kafka           | signals (execute-snapshot",
-        "signal.kafka.topic                    | signals                | signals (execute-snapshot",
-        "incremental.snapshot.chunk.size       | 4096                   | incremental snapshots",
-        "incremental.snapshot.allow.schema.changes | true               | incremental snapshots",
-        "read.only                             | true                   | read-only incremental snapshots",
+        "signal.file                           | /tmp/signals.txt       | signals through Debezium's file, jmx and in-process channels",
+        "signal.kafka.consumer.offset.commit.enabled | true             | signals through Debezium's file, jmx and in-process channels",
+        "incremental.snapshot.allow.schema.changes | true               | incremental snapshots beyond their chunk size",
+        "incremental.snapshot.watermarking.strategy | insert_delete     | incremental snapshots beyond their chunk size",
         "notification.enabled.channels         | sink                   | notifications",
         "heartbeat.action.query                | INSERT INTO hb VALUES (1) | heartbeat action queries",
         "snapshot.new.tables                   | parallel               | snapshots of newly captured tables",
@@ -62,6 +60,14 @@ class IgnoredKeysTest {
         assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"signal.data.collection", "signal.enabled.channels", "signal.kafka.topic",
+        "signal.kafka.bootstrap.servers", "signal.kafka.groupId", "signal.kafka.poll.timeout.ms",
+        "signal.consumer.security.protocol", "incremental.snapshot.chunk.size", "read.only"})
+    void leavesTheSignalAndIncrementalSnapshotKeysItImplementsAlone(String key) {
+        assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
+    }
+
     @Test
     void leavesItsOwnKeysAndTheRefusedDebeziumKeysAlone() {
         Map<String, String> props = with("snapshot.mode", "initial");
@@ -73,11 +79,11 @@ class IgnoredKeysTest {
 
     @Test
     void listsEveryIgnoredKeySortedByKey() {
-        Map<String, String> props = with("signal.kafka.topic", "signals");
-        props.put("incremental.snapshot.chunk.size", "1024");
+        Map<String, String> props = with("signal.file", "signals");
+        props.put("incremental.snapshot.allow.schema.changes", "true");
         props.put("slot.nmae", "typo");
 
         assertThat(IgnoredKeys.of(props)).extracting(IgnoredKeys.IgnoredKey::key)
-                .containsExactly("incremental.snapshot.chunk.size", "signal.kafka.topic", "slot.nmae");
+                .containsExactly("incremental.snapshot.allow.schema.changes", "signal.file", "slot.nmae");
     }
 }

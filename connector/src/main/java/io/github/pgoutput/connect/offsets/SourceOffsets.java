@@ -80,10 +80,22 @@ public final class SourceOffsets {
     public static final String OFFSET_SNAPSHOT_AT = "snapshot_at";
     /** With {@link #OFFSET_SNAPSHOT_TABLES}: the resumptions ({@link ResumableProgress#encode(List)}). */
     public static final String OFFSET_SNAPSHOT_RESUMED = "snapshot_resumed";
+    /**
+     * While an incremental snapshot is under way: where it stands (the connect package's
+     * {@code IncrementalSnapshotState} text form).
+     */
+    public static final String OFFSET_INCREMENTAL_SNAPSHOT = "incremental_snapshot";
+    /** With the Kafka signal channel: the offset of the next signal message to read from the signal topic. */
+    public static final String OFFSET_SIGNAL_OFFSET = "signal_offset";
+    /** With the signal table: the commit LSN of the transaction of the last signal row applied. */
+    public static final String OFFSET_SIGNAL_LSN = "signal_lsn";
+    /** With {@link #OFFSET_SIGNAL_LSN}: how many signal rows of that transaction were applied. */
+    public static final String OFFSET_SIGNAL_ROWS = "signal_rows";
 
     private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
             OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN, OFFSET_SNAPSHOT_TABLES, OFFSET_SNAPSHOT_AT,
-            OFFSET_SNAPSHOT_RESUMED);
+            OFFSET_SNAPSHOT_RESUMED, OFFSET_INCREMENTAL_SNAPSHOT, OFFSET_SIGNAL_OFFSET, OFFSET_SIGNAL_LSN,
+            OFFSET_SIGNAL_ROWS);
 
     /**
      * The resumptions of a resumable snapshot whose rows streaming must still take into account.
@@ -238,6 +250,75 @@ public final class SourceOffsets {
     }
 
     /**
+     * {@code offset} with where an incremental snapshot stands and how far the signals were read: {@code incremental}
+     * null when no snapshot is under way, {@code signalOffset} negative and {@code signalLsn} invalid when not known,
+     * {@code signalRows} the signal rows of the transaction at {@code signalLsn} applied.
+     * Changes and returns {@code offset}.
+     */
+    public static Map<String, Object> withSignals(Map<String, Object> offset, String incremental, long signalOffset, Lsn signalLsn,
+                                                  long signalRows) {
+        if (incremental != null) {
+            offset.put(OFFSET_INCREMENTAL_SNAPSHOT, incremental);
+        }
+        if (signalOffset >= 0) {
+            offset.put(OFFSET_SIGNAL_OFFSET, signalOffset);
+        }
+        if (signalLsn.isValid()) {
+            offset.put(OFFSET_SIGNAL_LSN, signalLsn.toString());
+            offset.put(OFFSET_SIGNAL_ROWS, signalRows);
+        }
+        return offset;
+    }
+
+    /** The incremental snapshot's position in {@code offset}; null when none is under way (or no offset is stored). */
+    public static String incrementalSnapshot(Map<String, ?> offset) {
+        if (offset == null || offset.get(OFFSET_INCREMENTAL_SNAPSHOT) == null) {
+            return null;
+        }
+        if (!(offset.get(OFFSET_INCREMENTAL_SNAPSHOT) instanceof String text)) {
+            throw invalid(offset, OFFSET_INCREMENTAL_SNAPSHOT, "is " + describe(offset.get(OFFSET_INCREMENTAL_SNAPSHOT)) + "; expected a string");
+        }
+        return text;
+    }
+
+    /** The offset of the next message of the signal topic in {@code offset}; -1 when none is stored. */
+    public static long signalOffset(Map<String, ?> offset) {
+        Object value = offset == null ? null : offset.get(OFFSET_SIGNAL_OFFSET);
+        if (value == null) {
+            return -1;
+        }
+        if (!(value instanceof Number n) || n.longValue() < 0) {
+            throw invalid(offset, OFFSET_SIGNAL_OFFSET, "is " + describe(value) + "; expected a topic offset");
+        }
+        return n.longValue();
+    }
+
+    /** How many signal rows of the transaction at {@link #signalLsn} were applied; 0 when none is stored. */
+    public static long signalRows(Map<String, ?> offset) {
+        Object value = offset == null ? null : offset.get(OFFSET_SIGNAL_ROWS);
+        if (value == null) {
+            return 0;
+        }
+        if (!(value instanceof Number n) || n.longValue() < 0) {
+            throw invalid(offset, OFFSET_SIGNAL_ROWS, "is " + describe(value) + "; expected a count");
+        }
+        return n.longValue();
+    }
+
+    /** The commit LSN of the last applied signal row in {@code offset}; {@link Lsn#INVALID} when none is stored. */
+    public static Lsn signalLsn(Map<String, ?> offset) {
+        Object value = offset == null ? null : offset.get(OFFSET_SIGNAL_LSN);
+        if (value == null) {
+            return Lsn.INVALID;
+        }
+        try {
+            return Lsn.parse(String.valueOf(value));
+        } catch (IllegalArgumentException e) {
+            throw invalid(offset, OFFSET_SIGNAL_LSN, "is " + describe(value) + "; expected an LSN such as 16/B374D848");
+        }
+    }
+
+    /**
      * Where the resumable snapshot in progress stood, from an offset for which {@link #isSnapshotInProgress} is true;
      * null when it was not a resumable snapshot.
      *
@@ -348,7 +429,8 @@ public final class SourceOffsets {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
                         + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
                         + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + ", " + OFFSET_SNAPSHOT_TABLES + ", " + OFFSET_SNAPSHOT_AT
-                        + ", " + OFFSET_SNAPSHOT_RESUMED + "); was it written by a newer version?");
+                        + ", " + OFFSET_SNAPSHOT_RESUMED + ", " + OFFSET_INCREMENTAL_SNAPSHOT + ", " + OFFSET_SIGNAL_OFFSET + ", "
+                        + OFFSET_SIGNAL_LSN + ", " + OFFSET_SIGNAL_ROWS + "); was it written by a newer version?");
             }
         }
         snapshotLsn(offset); // validates the field, which says nothing about the position

@@ -331,6 +331,9 @@ public final class ChangeRecordBuilder {
         if (row.marker() == SnapshotRow.Marker.FIRST) {
             return "first";
         }
+        if (row.marker() == SnapshotRow.Marker.INCREMENTAL) {
+            return "incremental";
+        }
         if (row.lastInTable()) {
             return "last_in_data_collection";
         }
