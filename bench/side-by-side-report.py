@@ -19,14 +19,16 @@ import subprocess
 import sys
 
 HEADING = "## Side by side: our connector, Debezium 3.6.1 and the limits"
-ORDER = ["W1", "W2", "W3", "W4", "W5"]
+ORDER = ["W1", "W2", "W3", "W4", "W5", "W6"]
 WHAT = {
     "W1": "{n:,} inserts in one transaction",
     "W2": "{n:,} one-row transactions, 4 pgbench clients",
     "W3": "{n:,} updates in 1,000-row transactions",
     "W4": "one {n:,}-row transaction (logical_decoding_work_mem=64MB)",
     "W5": "snapshot of a {n:,}-row table",
+    "W6": "incremental snapshot of a {n:,}-row table (Kafka signal, read-only)",
 }
+READS_TABLE = ("W5", "W6")
 
 
 def load(path):
@@ -108,7 +110,7 @@ def write(results, doc):
            "slot and topic prefix, publication `bench_pub FOR TABLE public.bench` (created beforehand, autocreate",
            "disabled for both), `table.include.list=public\\.bench`, `provide.transaction.metadata=false` for both",
            "(Debezium's default; ours defaults to true), `max.batch.size`/`max.queue.size` at both defaults (2048/8192),",
-           "tombstones at both defaults (nothing is deleted), `snapshot.mode=initial` for W5 and `no_data` for W1–W4;",
+           "tombstones at both defaults (nothing is deleted), `snapshot.mode=initial` for W5 and `no_data` for W1–W4 and W6;",
            "Debezium with `plugin.name=pgoutput`, ours otherwise at its defaults (protocol 4, streaming on). Legs",
            "alternate A/B between runs. Table `bench (id bigserial PRIMARY KEY, v text /* 96 chars */, n numeric,",
            "ts timestamptz, flag boolean)`, ~150-byte rows.",
@@ -121,7 +123,10 @@ def write(results, doc):
            "* **PG emission** (W1–W4): `pg_recvlogical` (pgoutput, same publication, `proto_version=4`, `streaming=on`)",
            "  into /dev/null on a fresh slot while the same workload runs again with no connector; time from workload",
            "  start until the walsender's `sent_lsn` passes a flushed logical message written after the last commit.",
-           "  **COPY** (W5): `psql -c \"COPY (SELECT id, v, n, ts, flag FROM bench) TO STDOUT\"` into /dev/null.",
+           "  **COPY** (W5, W6): `psql -c \"COPY (SELECT id, v, n, ts, flag FROM bench) TO STDOUT\"` into /dev/null.",
+           "* **W6** starts when the `execute-snapshot` message (key = the connector's topic prefix) is acknowledged by the",
+           "  broker, on a connector streaming for 10 s (`signal.enabled.channels=kafka`, `read.only=true`, chunks of 1,024 rows",
+           "  for both); it ends when the topic holds one record per row.",
            "* **producer**: `org.apache.kafka.tools.ProducerPerformance` (kafka-tools 4.1.1), min(events, 1,000,000)",
            "  records of our records' average size (key + value), with the producer settings Connect forces on source",
            "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
@@ -142,7 +147,7 @@ def write(results, doc):
             d = next((d for d in dbz if d["run"] == o["run"]), None)
             if d:
                 per_run.append(o["events_per_s"] / d["events_per_s"])
-        limit_key = "copy_events_per_s" if w == "W5" else "recvlogical_events_per_s"
+        limit_key = "copy_events_per_s" if w in READS_TABLE else "recvlogical_events_per_s"
         pg = [r[limit_key] for r in lims if limit_key in r]
         prod = [r["producer_records_per_s"] for r in lims if "producer_records_per_s" in r]
         size = next((r["producer_record_bytes"] for r in lims if "producer_record_bytes" in r), None)
@@ -152,7 +157,7 @@ def write(results, doc):
         events = legs[0]["events"] if legs else 0
         out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {span(o_rate, rate)} | {span(d_rate, rate)} | "
                    f"**{ratio(med(o_rate), med(d_rate))}** ({', '.join(f'{x:.2f}' for x in per_run) or '–'}) | "
-                   f"{span(pg, rate)} ({'COPY' if w == 'W5' else 'pg_recvlogical'}) | {ratio(med(o_rate), med(pg))} | "
+                   f"{span(pg, rate)} ({'COPY' if w in READS_TABLE else 'pg_recvlogical'}) | {ratio(med(o_rate), med(pg))} | "
                    f"{span(prod, rate)} ({size if size else '–'}) | {span(o_c2l, secs)} | {span(d_c2l, secs)} | "
                    f"{span([r['peak_rss_kib'] for r in ours], mib)} | {span([r['peak_rss_kib'] for r in dbz], mib)} |")
         summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
@@ -193,6 +198,8 @@ def write(results, doc):
                                f"ours {secs(s['oc'])} s vs Debezium {secs(s['dc']) if s['dc'] is not None else '–'} s")))
     out.append(goal("W5 ≥ 2× Debezium", ("W5", "2g"), lambda s: (s["o"] >= 2 * s["d"], ratio(s["o"], s["d"]))
                     if s["d"] else (False, "no Debezium figure")))
+    out.append(goal("W6 (incremental snapshot) ≥ 3× Debezium's incremental snapshot (issue 18)", ("W6", "2g"),
+                    lambda s: (s["o"] >= 3 * s["d"], ratio(s["o"], s["d"])) if s["d"] else (False, "no Debezium figure")))
     section = "\n".join(out) + "\n"
 
     text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Our connector against Debezium 3.6.1 and against the limits, side by side on one machine (issue 7, W5 = issue 5):
+# Our connector against Debezium 3.6.1 and against the limits, side by side on one machine (issue 7, W5 = issue 5, W6 = issue 18):
 # PostgreSQL 17, one KRaft broker, per leg a fresh distributed Connect worker (separate JVMs; JSON converter without
 # schemas; both plugins on one plugin.path), each connector on a fresh slot and fresh topics, legs alternating A/B.
 #
-#   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
+#   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4,W6] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
 #                         [--contenders ours,dbz] [--no-limits] [--jfr DIR] [--no-write]
 #   bench/side-by-side.sh --exactly-once [--workloads W1,W2,W3] [--runs 3] [--rows W1=300000]...
 #

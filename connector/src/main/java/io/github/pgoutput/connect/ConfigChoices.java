@@ -64,6 +64,9 @@ public final class ConfigChoices {
     /** {@code snapshot.mode}: initial, no_data, initial_only, when_needed. */
     public static final ConfigChoice<SnapshotMode> SNAPSHOT_MODE = ConfigChoice.lowerCase(SnapshotMode.class);
 
+    /** {@code snapshot.new.tables}: off, incremental. */
+    public static final ConfigChoice<NewTableSnapshots> NEW_TABLE_SNAPSHOTS = ConfigChoice.lowerCase(NewTableSnapshots.class);
+
     private ConfigChoices() {
     }
 }

@@ -54,8 +54,7 @@ final class IgnoredKeys {
             new DebeziumFeature("notification.", "notifications"),
             new DebeziumFeature("heartbeat.action.query", "heartbeat action queries"),
             new DebeziumFeature("schema.history.internal", "schema history"),
-            new DebeziumFeature("custom.metric.tags", "custom metric tags"),
-            new DebeziumFeature("snapshot.new.tables", "snapshots of newly captured tables"));
+            new DebeziumFeature("custom.metric.tags", "custom metric tags"));
 
     /**
      * One key nothing reads, and the WARN for it.

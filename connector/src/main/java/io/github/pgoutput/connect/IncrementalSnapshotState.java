@@ -86,12 +86,23 @@ record IncrementalSnapshotState(List<Table> tables, List<String> after, boolean 
     }
 
     String encode() {
+        return encode(tablesPart(tables));
+    }
+
+    /** {@link #encode()} with the text of its tables, {@link #tablesPart}, made once for all rows of a chunk. */
+    String encode(String tablesPart) {
         StringBuilder sb = new StringBuilder(paused ? "paused" : "running").append('|');
         // Each key value behind a "v", so that one empty text value is told from no key at all.
-        sb.append(String.join(",", after.stream().map(v -> "v" + enc(v)).toList())).append('|');
-        sb.append(String.join(",", tables.stream().map(t -> enc(t.name().schema()) + ":" + enc(t.name().table()) + ":"
-                + (t.condition() == null ? "" : enc(t.condition()))).toList()));
-        return sb.toString();
+        for (int i = 0; i < after.size(); i++) {
+            sb.append(i == 0 ? "v" : ",v").append(enc(after.get(i)));
+        }
+        return sb.append('|').append(tablesPart).toString();
+    }
+
+    /** The text form of {@code tables}, the last part of {@link #encode()}. */
+    static String tablesPart(List<Table> tables) {
+        return String.join(",", tables.stream().map(t -> enc(t.name().schema()) + ":" + enc(t.name().table()) + ":"
+                + (t.condition() == null ? "" : enc(t.condition()))).toList());
     }
 
     /** @throws IllegalArgumentException when {@code text} is not what {@link #encode()} writes */
@@ -117,6 +128,27 @@ record IncrementalSnapshotState(List<Table> tables, List<String> after, boolean 
             }
         }
         return new IncrementalSnapshotState(tables, key, parts[0].equals("paused"));
+    }
+
+    /** {@code tables} as text: each {@code schema:table}, URL-encoded, separated by commas. */
+    static String encodeTables(java.util.Collection<TableName> tables) {
+        return String.join(",", tables.stream().map(t -> enc(t.schema()) + ":" + enc(t.table())).toList());
+    }
+
+    /** @throws IllegalArgumentException when {@code text} is not what {@link #encodeTables} writes */
+    static List<TableName> decodeTables(String text) {
+        List<TableName> tables = new ArrayList<>();
+        if (text.isEmpty()) {
+            return tables;
+        }
+        for (String entry : text.split(",", -1)) {
+            String[] t = entry.split(":", -1);
+            if (t.length != 2) {
+                throw new IllegalArgumentException("not a list of tables: " + text);
+            }
+            tables.add(new TableName(dec(t[0]), dec(t[1])));
+        }
+        return tables;
     }
 
     private static String enc(String s) {

@@ -100,6 +100,16 @@ final class IncrementalSnapshotter implements AutoCloseable {
     private IncrementalSnapshotState handedState;
     private Marks handedMarks;
 
+    /** The tables list whose text {@link #encodedTables} is (compared by identity: states share their list). */
+    private List<IncrementalSnapshotState.Table> encodedTablesOf;
+    private String encodedTables;
+    private final long newTablesCheckNanos;
+    private long nextTablesCheck;
+    /** With new-table snapshots: the captured tables last listed (null before the first listing without an offset). */
+    private List<TableName> knownTables;
+    private String knownTablesText;
+    private List<TableName> handedKnownTables;
+    private String handedKnownTablesText;
     /** Signal rows seen so far in the delivery being emitted. */
     private int signalRowsSeen;
     /** A chunk was emitted since the stream last had its turn: the next one waits for a delivery, or for idleness. */
@@ -130,6 +140,25 @@ final class IncrementalSnapshotter implements AutoCloseable {
     IncrementalSnapshotter(Chunks chunks, int chunkSize, TableName signalTable, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
                            Map<String, ?> partition, Map<String, ?> stored, Consumer<SourceRecord> chunkEnded, LongSupplier nanos,
                            IncrementalSnapshotMetrics progress) {
+        this(chunks, chunkSize, signalTable, kafka, tracker, partition, stored, chunkEnded, nanos, progress, -1);
+    }
+
+    /**
+     * @param newTablesCheckNanos with {@code snapshot.new.tables=incremental}, how often the captured tables are
+     *                            listed again (the first time at the first boundary); negative: never
+     */
+    IncrementalSnapshotter(Chunks chunks, int chunkSize, TableName signalTable, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
+                           Map<String, ?> partition, Map<String, ?> stored, Consumer<SourceRecord> chunkEnded, LongSupplier nanos,
+                           IncrementalSnapshotMetrics progress, long newTablesCheckNanos) {
+        this.newTablesCheckNanos = newTablesCheckNanos;
+        this.nextTablesCheck = nanos.getAsLong();
+        String known = SourceOffsets.capturedTables(stored);
+        if (newTablesCheckNanos >= 0 && known != null) {
+            knownTables = List.copyOf(IncrementalSnapshotState.decodeTables(known));
+            knownTablesText = known;
+        }
+        handedKnownTables = knownTables;
+        handedKnownTablesText = knownTablesText;
         this.chunks = Objects.requireNonNull(chunks, "chunks");
         this.chunkSize = chunkSize;
         this.signalTable = signalTable;
@@ -166,8 +195,17 @@ final class IncrementalSnapshotter implements AutoCloseable {
 
     /** {@code offset} with where the snapshot stands and how far the signals were read. */
     Map<String, Object> offset(Map<String, Object> offset) {
-        return SourceOffsets.withSignals(offset, state.active() ? state.encode() : null, marks.signalOffset(), marks.signalLsn(),
-                marks.signalRows());
+        return SourceOffsets.withSignals(offset, state.active() ? encoded(state) : null, marks.signalOffset(), marks.signalLsn(),
+                marks.signalRows(), knownTablesText);
+    }
+
+    /** {@code state}'s text; the text of its tables is made again only when they change, not for every row. */
+    private String encoded(IncrementalSnapshotState s) {
+        if (s.tables() != encodedTablesOf) {
+            encodedTables = IncrementalSnapshotState.tablesPart(s.tables());
+            encodedTablesOf = s.tables();
+        }
+        return s.encode(encodedTables);
     }
 
     /** Called for every change of the delivery being emitted: a row inserted into the signal table is a signal. */
@@ -235,6 +273,10 @@ final class IncrementalSnapshotter implements AutoCloseable {
     boolean fill(List<SourceRecord> out, int room, Position position, ChangeRecordBuilder builder,
                  Function<Position, Map<String, Object>> baseOffset) {
         readKafkaSignals();
+        if (chunkNext < chunkRecords.size()) {
+            return addChunkRecords(out, room, position);
+        }
+        checkNewTables();
         if (chunkNext < chunkRecords.size()) {
             return addChunkRecords(out, room, position);
         }
@@ -347,6 +389,43 @@ final class IncrementalSnapshotter implements AutoCloseable {
             chunkEnded.accept(last);
         }
         return out.size() > before;
+    }
+
+    /**
+     * {@code snapshot.new.tables=incremental}: a captured table the offsets did not name is queued for an incremental
+     * snapshot of its own. Without such a list (the first run with the setting) the tables listed now are the ones
+     * known: the initial snapshot, or the stream since, has them.
+     */
+    private void checkNewTables() {
+        if (newTablesCheckNanos < 0 || nanos.getAsLong() - nextTablesCheck < 0) {
+            return;
+        }
+        nextTablesCheck = nanos.getAsLong() + newTablesCheckNanos;
+        List<TableName> captured;
+        try {
+            captured = chunks.capturedTables();
+        } catch (SQLException e) {
+            throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "listing the captured tables (snapshot.new.tables) failed: "
+                    + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
+        }
+        if (knownTables != null) {
+            List<IncrementalSnapshotState.Table> added = captured.stream().filter(t -> !knownTables.contains(t))
+                    .map(t -> new IncrementalSnapshotState.Table(t, null)).toList();
+            if (!added.isEmpty()) {
+                state = state.with(added);
+                log.info("Newly captured table(s) {}: incremental snapshot (snapshot.new.tables=incremental){}",
+                        added.stream().map(IncrementalSnapshotState.Table::name).toList(), state.tables().size() > added.size()
+                                ? ", queued after the tables under way" : "");
+                publishState();
+            }
+        } else {
+            log.info("snapshot.new.tables=incremental: {} captured table(s) known; tables captured from now on get an incremental snapshot",
+                    captured.size());
+        }
+        if (knownTables == null || !knownTables.equals(captured)) {
+            knownTables = List.copyOf(captured);
+            knownTablesText = IncrementalSnapshotState.encodeTables(captured);
+        }
     }
 
     /** The stream takes its turn: a delivery is about to be emitted. */
@@ -462,6 +541,8 @@ final class IncrementalSnapshotter implements AutoCloseable {
     void handedOver(List<SourceRecord> records) {
         handedState = state;
         handedMarks = marks;
+        handedKnownTables = knownTables;
+        handedKnownTablesText = knownTablesText;
         if (chunkNext < chunkRecords.size()) {
             // Part of the chunk is handed over (none of it when the chunk was read after this poll's last record); the
             // rest stays for the next poll, and a failure goes back to the last row handed over.
@@ -477,6 +558,9 @@ final class IncrementalSnapshotter implements AutoCloseable {
     void abandoned() {
         state = handedState;
         marks = handedMarks;
+        knownTables = handedKnownTables;
+        knownTablesText = handedKnownTablesText;
+        nextTablesCheck = nanos.getAsLong();
         signalRowsSeen = 0;
         publishState();
         chunkRecords.clear();

@@ -503,6 +503,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     /** Consumer settings of the signal topic's consumer, passed on without the prefix. */
     public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
 
+    public static final String SNAPSHOT_NEW_TABLES_CONFIG = "snapshot.new.tables";
+    private static final String SNAPSHOT_NEW_TABLES_DOC = "What a table that becomes captured gets (it starts matching "
+            + "table.include.list after a configuration change, or enters the publication, for example a new table under "
+            + "FOR ALL TABLES): off, nothing, its changes stream from then on; incremental, an incremental snapshot of "
+            + "that table alone, without reading the others again. The captured tables are compared with those the "
+            + "offsets last named at each task start and every 10 seconds while streaming.";
+    private static final String SNAPSHOT_NEW_TABLES_DEFAULT = ConfigChoices.NEW_TABLE_SNAPSHOTS.text(NewTableSnapshots.OFF);
+    private static final String SNAPSHOT_NEW_TABLES_DISPLAY = "Snapshots of new tables";
+
     public static final String READ_ONLY_CONFIG = "read.only";
     private static final String READ_ONLY_DOC = "Debezium's switch for incremental snapshots that write no watermarks "
             + "to the database. This connector never writes for a snapshot (chunks are read between the stream's "
@@ -711,6 +720,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SIGNAL_KAFKA_POLL_TIMEOUT_MS_CONFIG, Type.INT, SIGNAL_KAFKA_POLL_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, SIGNAL_KAFKA_POLL_TIMEOUT_MS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
                 SIGNAL_KAFKA_POLL_TIMEOUT_MS_DISPLAY);
+        def.define(SNAPSHOT_NEW_TABLES_CONFIG, Type.STRING, SNAPSHOT_NEW_TABLES_DEFAULT, ConfigChoices.NEW_TABLE_SNAPSHOTS.validator(),
+                Importance.MEDIUM, SNAPSHOT_NEW_TABLES_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT, SNAPSHOT_NEW_TABLES_DISPLAY);
         def.define(READ_ONLY_CONFIG, Type.BOOLEAN, READ_ONLY_DEFAULT, Importance.LOW, READ_ONLY_DOC, GROUP_SNAPSHOT, ++order,
                 Width.SHORT, READ_ONLY_DISPLAY);
 
@@ -973,6 +984,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public SnapshotMode snapshotMode() {
         return ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
+    }
+
+    public NewTableSnapshots snapshotNewTables() {
+        return ConfigChoices.NEW_TABLE_SNAPSHOTS.parse(SNAPSHOT_NEW_TABLES_CONFIG, getString(SNAPSHOT_NEW_TABLES_CONFIG));
     }
 
     public int incrementalSnapshotChunkSize() {

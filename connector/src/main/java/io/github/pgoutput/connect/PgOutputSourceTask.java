@@ -80,6 +80,8 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
     private static final String CONNECTOR_NAME_PROPERTY = "name";
+    /** How often the captured tables are listed again with {@code snapshot.new.tables=incremental}. */
+    private static final long NEW_TABLES_CHECK_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How often an incremental snapshot's progress is logged. */
     private static final long INCREMENTAL_PROGRESS_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -471,13 +473,15 @@ public class PgOutputSourceTask extends SourceTask {
         Map<String, Object> stored = storedOffset();
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
-        if (!underWay && !kafka && config.signalDataCollection() == null) {
+        boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
+        if (!underWay && !kafka && !newTables && config.signalDataCollection() == null) {
             return null;
         }
         KafkaSignalChannel channel = kafka ? new KafkaSignalChannel(config.signalConsumerProperties(), config.signalKafkaTopic(),
                 config.topicPrefix(), SourceOffsets.signalOffset(stored), Duration.ofMillis(config.signalKafkaPollTimeoutMs())) : null;
         return new IncrementalSnapshotter(pipeline.incrementalChunks(), config.incrementalSnapshotChunkSize(), config.signalDataCollection(),
-                channel, tracker, partition, stored, transactions::ended, clock::nanoTime, incrementalMetrics);
+                channel, tracker, partition, stored, transactions::ended, clock::nanoTime, incrementalMetrics,
+                newTables ? NEW_TABLES_CHECK_NANOS : -1);
     }
 
     /**

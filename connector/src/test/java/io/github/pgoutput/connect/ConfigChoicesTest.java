@@ -87,7 +87,7 @@ class ConfigChoicesTest {
                 choices.add(Arguments.of(field.getName(), field.get(null)));
             }
         }
-        assertThat(choices).hasSize(11);
+        assertThat(choices).hasSize(12);
         return choices.stream();
     }
 

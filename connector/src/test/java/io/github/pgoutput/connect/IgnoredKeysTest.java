@@ -26,7 +26,6 @@ class IgnoredKeysTest {
         "incremental.snapshot.watermarking.strategy | insert_delete     | incremental snapshots beyond their chunk size",
         "notification.enabled.channels         | sink                   | notifications",
         "heartbeat.action.query                | INSERT INTO hb VALUES (1) | heartbeat action queries",
-        "snapshot.new.tables                   | parallel               | snapshots of newly captured tables",
     })
     void namesTheDebeziumFeatureThisConnectorDoesNotImplement(String key, String value, String feature) {
         List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with(key, value));
@@ -63,7 +62,7 @@ class IgnoredKeysTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"signal.data.collection", "signal.enabled.channels", "signal.kafka.topic",
         "signal.kafka.bootstrap.servers", "signal.kafka.groupId", "signal.kafka.poll.timeout.ms",
-        "signal.consumer.security.protocol", "incremental.snapshot.chunk.size", "read.only"})
+        "signal.consumer.security.protocol", "incremental.snapshot.chunk.size", "read.only", "snapshot.new.tables"})
     void leavesTheSignalAndIncrementalSnapshotKeysItImplementsAlone(String key) {
         assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
     }

@@ -189,6 +189,58 @@ class IncrementalSnapshotIT {
     }
 
     @PostgresTest
+    void aNewlyCapturedTableIsSnapshottedAloneWithSnapshotNewTablesIncremental(PostgresDatabase db) throws Exception {
+        String name = "incr-new-" + db.majorVersion();
+        String prefix = "incrn" + db.majorVersion();
+        db.execute("CREATE TABLE ta (id bigint PRIMARY KEY, v int NOT NULL)", "CREATE TABLE tb (id bigint PRIMARY KEY, v int NOT NULL)",
+                "CREATE TABLE te (id bigint PRIMARY KEY, v int NOT NULL)",
+                "INSERT INTO ta SELECT g, g FROM generate_series(1, 1000) g", "INSERT INTO tb SELECT g, g FROM generate_series(1, 700) g",
+                "INSERT INTO te SELECT g, g FROM generate_series(1, 300) g", "CREATE PUBLICATION incr_new_pub FOR TABLE ta, tb");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, "incr_new_slot");
+        config.remove("snapshot.mode"); // initial
+        config.put("publication.name", "incr_new_pub");
+        config.put("publication.autocreate.mode", "disabled");
+        config.put("table.include.list", "public\\.ta");
+        config.put("snapshot.new.tables", "incremental");
+        connect.configureConnector(name, config);
+        try (IntTableReplica a = new IntTableReplica(connect, prefix + ".public.ta", 2000);
+             IntTableReplica b = new IntTableReplica(connect, prefix + ".public.tb", 2000);
+             IntTableReplica e = new IntTableReplica(connect, prefix + ".public.te", 2000)) {
+            ConnectWorkerCluster.awaitCondition(WAIT, "initial snapshot of ta", () -> {
+                a.catchUp(Duration.ofSeconds(1));
+                return a.difference(db, "ta") == null;
+            });
+            // Some streaming after the snapshot, so that committed offsets name the captured tables.
+            db.execute("UPDATE ta SET v = -1 WHERE id = 1");
+            ConnectWorkerCluster.awaitCondition(WAIT, "update streamed", () -> {
+                a.catchUp(Duration.ofSeconds(1));
+                return a.ops("u") == 1;
+            });
+            Thread.sleep(12_000); // past an offset commit of the test worker
+
+            config.put("table.include.list", "public\\.ta,public\\.tb,public\\.te");
+            connect.configureConnector(name, config);
+            ConnectWorkerCluster.awaitCondition(WAIT, "tb, now in table.include.list, snapshotted incrementally", () -> {
+                b.catchUp(Duration.ofSeconds(1));
+                return b.difference(db, "tb") == null;
+            });
+            assertThat(b.markers("incremental")).isEqualTo(700);
+
+            db.execute("ALTER PUBLICATION incr_new_pub ADD TABLE te");
+            ConnectWorkerCluster.awaitCondition(WAIT, "te, now in the publication, snapshotted incrementally", () -> {
+                e.catchUp(Duration.ofSeconds(1));
+                return e.difference(db, "te") == null;
+            });
+            assertThat(e.markers("incremental")).isEqualTo(300);
+            a.catchUp(Duration.ofSeconds(2));
+            assertThat(a.ops("r")).as("the table captured from the start is not read again").isEqualTo(1000);
+            assertThat(a.markers("incremental")).isZero();
+        }
+        connect.deleteConnector(name);
+        db.execute("DROP PUBLICATION incr_new_pub");
+    }
+
+    @PostgresTest
     void stopSnapshotEndsTheSnapshotAndStreamingGoesOn(PostgresDatabase db) throws Exception {
         String name = "incr-stop-" + db.majorVersion();
         String prefix = "incrs" + db.majorVersion();

@@ -76,9 +76,11 @@ class IncrementalSnapshotterTest {
             this.rows = rows;
         }
 
+        List<TableName> captured = new ArrayList<>(List.of(ORDERS, SIGNALS));
+
         @Override
         public List<TableName> capturedTables() {
-            return List.of(ORDERS, SIGNALS);
+            return List.copyOf(captured);
         }
 
         @Override
@@ -299,6 +301,33 @@ class IncrementalSnapshotterTest {
                 .isInstanceOf(io.github.pgoutput.snapshot.SnapshotException.class).hasMessageContaining("57P01")
                 .satisfies(e -> assertThat(ErrorClassifier.verdict(e).retriable()).isTrue());
         assertThat(snapshotter.state().active()).isTrue();
+    }
+
+    @Test
+    void aTableCapturedLaterIsSnapshottedAloneAndTheOffsetsNameTheCapturedTables() {
+        ScriptedTable table = new ScriptedTable(2);
+        TableName later = new TableName("public", "later");
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, 5, null, null, tracker, PARTITION, null, chunkEnds::add,
+                System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4), 0);
+        DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION}, transaction(10, 0x5000, order(7))));
+
+        assertThat(drain(emitter, snapshotter, 100, 2)).extracting(IncrementalSnapshotterTest::describe).containsExactly("c7@orders");
+        assertThat(table.reads).as("the tables captured at the first look are known, not new").isEmpty();
+        SourceRecord streamed = emitter.heartbeat("hb", "p", Lsn.of(0x6000));
+        assertThat(SourceOffsets.capturedTables(streamed.sourceOffset())).isEqualTo("public:orders,public:signals");
+
+        table.captured.add(later);
+        drain(emitter, snapshotter, 100, 2);
+        assertThat(table.reads).containsExactly("public.later after []");
+
+        // A restart from an offset that names the tables: nothing is new.
+        ScriptedTable again = new ScriptedTable(2);
+        again.captured.add(later);
+        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, 5, null, null, tracker, PARTITION,
+                snapshotter.offset(new java.util.HashMap<>()), chunkEnds::add, System::nanoTime,
+                new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4), 0);
+        drain(emitter(restarted, ORDERS_RELATION), restarted, 100, 2);
+        assertThat(again.reads).isEmpty();
     }
 
     @Test

@@ -50,7 +50,13 @@ enum Contender {
         return rows;
     }
 
-    ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir) {
+    /** The Kafka signal topic of a W6 leg. */
+    static String signalTopic(String name) {
+        return name + "-signal";
+    }
+
+    /** @param bootstrap the brokers, for the signal topic of W6 */
+    ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir, String bootstrap) {
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
         config.put("database.hostname", pg.host);
@@ -64,6 +70,16 @@ enum Contender {
         config.put("topic.prefix", name);
         config.put("snapshot.mode", workload.snapshot() ? "initial" : "no_data");
         config.put("provide.transaction.metadata", "false");
+        if (workload == Workload.W6) {
+            // The same keys for both: Debezium's read-only incremental snapshot through its Kafka signal channel, at
+            // both defaults' chunk size.
+            config.put("signal.enabled.channels", "kafka");
+            config.put("signal.kafka.topic", signalTopic(name));
+            config.put("signal.kafka.bootstrap.servers", bootstrap);
+            config.put("signal.kafka.groupId", name);
+            config.put("read.only", "true");
+            config.put("incremental.snapshot.chunk.size", "1024");
+        }
         switch (this) {
             case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR, OURS_EOS_BATCHED -> {
                 config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");

@@ -185,6 +185,21 @@ final class KafkaProbe implements AutoCloseable {
     }
 
     /** Deletes every topic whose name starts with {@code prefix}. */
+    /** Creates {@code topic} with one partition. */
+    void createTopic(String topic) throws InterruptedException, ExecutionException {
+        admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
+    }
+
+    /** Sends one record of text key and value to {@code topic} and waits for its acknowledgement. */
+    void send(String topic, String key, String value) throws InterruptedException, ExecutionException {
+        Properties props = new Properties();
+        props.put(org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+                new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.StringSerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, key, value)).get();
+        }
+    }
+
     void deleteTopics(String prefix) throws InterruptedException, ExecutionException {
         Set<String> topics = admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix))
                 .collect(Collectors.toSet());

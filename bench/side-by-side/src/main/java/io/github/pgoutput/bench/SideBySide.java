@@ -150,7 +150,7 @@ public final class SideBySide {
                 new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, contender.exactlyOnce()
                         ? Map.of("exactly.once.source.support", "enabled") : Map.of()), legDir, workerProcesses);
         ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
-        ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"));
+        ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
         long expected = contender.expectedRecords(workload, rows);
         long start;
         long lastCommit = 0;
@@ -158,6 +158,14 @@ public final class SideBySide {
             if (workload.snapshot()) {
                 start = System.nanoTime();
                 rest.register(name, config);
+            } else if (workload == Workload.W6) {
+                kafka.createTopic(Contender.signalTopic(name));
+                rest.register(name, config);
+                Slots.awaitActive(statement, name, 120);
+                Thread.sleep(10_000); // the worker has finished its start (plugin scanning) by then
+                start = System.nanoTime();
+                kafka.send(Contender.signalTopic(name), name, "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\":"
+                        + " [\"public.bench\"], \"type\": \"incremental\"}}");
             } else {
                 rest.register(name, config);
                 Slots.awaitActive(statement, name, 120);
@@ -190,8 +198,8 @@ public final class SideBySide {
             result.put("events", rows);
             result.put("seconds", seconds);
             result.put("events_per_s", rows / seconds);
-            result.put("commit_to_last_s", workload.snapshot() ? null : (end - lastCommit) / 1e9);
-            result.put("workload_s", workload.snapshot() ? null : (lastCommit - start) / 1e9);
+            result.put("commit_to_last_s", workload.readsTable() ? null : (end - lastCommit) / 1e9);
+            result.put("workload_s", workload.readsTable() ? null : (lastCommit - start) / 1e9);
             result.put("peak_rss_kib", peakRssKib);
             result.put("record_bytes", recordBytes);
             record(result);
@@ -212,7 +220,7 @@ public final class SideBySide {
         result.put("heap", heap);
         result.put("run", run);
         result.put("events", rows);
-        if (workload.snapshot()) {
+        if (workload.readsTable()) {
             double copy = limits.copySeconds();
             result.put("copy_s", copy);
             result.put("copy_events_per_s", rows / copy);

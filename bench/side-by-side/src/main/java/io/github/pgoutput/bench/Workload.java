@@ -13,7 +13,7 @@ import io.github.pgoutput.localrun.LocalPostgres;
 /**
  * The workloads of issue 7, all on one table {@code public.bench (id bigserial PRIMARY KEY, v text, n numeric,
  * ts timestamptz, flag boolean)} whose rows are ~150 bytes (v is 96 characters). W5 is the snapshot of a filled table:
- * its "workload" is the connector itself.
+ * its "workload" is the connector itself; W6 the incremental snapshot of the same table, on signal.
  */
 enum Workload {
     /** 1,000,000 inserts in one transaction. */
@@ -25,7 +25,12 @@ enum Workload {
     /** One 5,000,000-row insert transaction; logical_decoding_work_mem=64MB, so PostgreSQL streams or spills it. */
     W4(5_000_000, "inserts in one transaction, logical_decoding_work_mem=64MB"),
     /** Snapshot of a 5,000,000-row table. */
-    W5(5_000_000, "rows snapshotted");
+    W5(5_000_000, "rows snapshotted"),
+    /**
+     * Incremental snapshot of the W5 table by a streaming connector ({@code snapshot.mode=no_data}), asked for with an
+     * {@code execute-snapshot} message on the Kafka signal topic (read-only: nothing is written to the database).
+     */
+    W6(5_000_000, "rows of an incremental snapshot signalled through Kafka");
 
     static final String TABLE_DDL = "CREATE TABLE public.bench (id bigserial PRIMARY KEY, v text, n numeric, "
             + "ts timestamptz, flag boolean)";
@@ -44,6 +49,11 @@ enum Workload {
         return this == W5;
     }
 
+    /** The workload reads a filled table (initial or incremental snapshot): COPY is its limit, not pg_recvlogical. */
+    boolean readsTable() {
+        return this == W5 || this == W6;
+    }
+
     /**
      * Brings the table into the state every leg of this workload starts from: empty for the insert workloads, filled
      * (and frozen) for W3 and W5. Runs before the connector's slot exists, so none of it is streamed.
@@ -51,7 +61,7 @@ enum Workload {
     void prepareTable(LocalPostgres pg, int rows) throws SQLException {
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             statement.execute("TRUNCATE public.bench RESTART IDENTITY");
-            if (this == W3 || this == W5) {
+            if (this == W3 || this == W5 || this == W6) {
                 statement.execute(insertSql(rows));
                 statement.execute("VACUUM (FREEZE, ANALYZE) public.bench");
             }
@@ -91,7 +101,7 @@ enum Workload {
                             + "WHERE id > i * 1000 AND id <= (i + 1) * 1000; COMMIT; END LOOP; END $$");
                 }
             }
-            case W5 -> throw new IllegalStateException("W5 has no workload: the snapshot is the connector's own");
+            case W5, W6 -> throw new IllegalStateException(this + " has no workload: the snapshot is the connector's own");
         }
         return System.nanoTime();
     }

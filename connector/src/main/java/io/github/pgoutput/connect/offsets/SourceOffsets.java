@@ -91,11 +91,16 @@ public final class SourceOffsets {
     public static final String OFFSET_SIGNAL_LSN = "signal_lsn";
     /** With {@link #OFFSET_SIGNAL_LSN}: how many signal rows of that transaction were applied. */
     public static final String OFFSET_SIGNAL_ROWS = "signal_rows";
+    /**
+     * With {@code snapshot.new.tables=incremental}: the tables captured when the record was emitted (the connect
+     * package's {@code IncrementalSnapshotState#encodeTables} form), so that a table captured later is known as new.
+     */
+    public static final String OFFSET_CAPTURED_TABLES = "captured_tables";
 
     private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
             OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN, OFFSET_SNAPSHOT_TABLES, OFFSET_SNAPSHOT_AT,
             OFFSET_SNAPSHOT_RESUMED, OFFSET_INCREMENTAL_SNAPSHOT, OFFSET_SIGNAL_OFFSET, OFFSET_SIGNAL_LSN,
-            OFFSET_SIGNAL_ROWS);
+            OFFSET_SIGNAL_ROWS, OFFSET_CAPTURED_TABLES);
 
     /**
      * The resumptions of a resumable snapshot whose rows streaming must still take into account.
@@ -252,11 +257,15 @@ public final class SourceOffsets {
     /**
      * {@code offset} with where an incremental snapshot stands and how far the signals were read: {@code incremental}
      * null when no snapshot is under way, {@code signalOffset} negative and {@code signalLsn} invalid when not known,
-     * {@code signalRows} the signal rows of the transaction at {@code signalLsn} applied.
+     * {@code signalRows} the signal rows of the transaction at {@code signalLsn} applied, {@code capturedTables} null
+     * unless new tables are watched for.
      * Changes and returns {@code offset}.
      */
     public static Map<String, Object> withSignals(Map<String, Object> offset, String incremental, long signalOffset, Lsn signalLsn,
-                                                  long signalRows) {
+                                                  long signalRows, String capturedTables) {
+        if (capturedTables != null) {
+            offset.put(OFFSET_CAPTURED_TABLES, capturedTables);
+        }
         if (incremental != null) {
             offset.put(OFFSET_INCREMENTAL_SNAPSHOT, incremental);
         }
@@ -277,6 +286,18 @@ public final class SourceOffsets {
         }
         if (!(offset.get(OFFSET_INCREMENTAL_SNAPSHOT) instanceof String text)) {
             throw invalid(offset, OFFSET_INCREMENTAL_SNAPSHOT, "is " + describe(offset.get(OFFSET_INCREMENTAL_SNAPSHOT)) + "; expected a string");
+        }
+        return text;
+    }
+
+    /** The captured tables {@code offset} names ({@link #OFFSET_CAPTURED_TABLES}); null when it names none. */
+    public static String capturedTables(Map<String, ?> offset) {
+        Object value = offset == null ? null : offset.get(OFFSET_CAPTURED_TABLES);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof String text)) {
+            throw invalid(offset, OFFSET_CAPTURED_TABLES, "is " + describe(value) + "; expected a string");
         }
         return text;
     }
@@ -430,7 +451,8 @@ public final class SourceOffsets {
                         + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
                         + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + ", " + OFFSET_SNAPSHOT_TABLES + ", " + OFFSET_SNAPSHOT_AT
                         + ", " + OFFSET_SNAPSHOT_RESUMED + ", " + OFFSET_INCREMENTAL_SNAPSHOT + ", " + OFFSET_SIGNAL_OFFSET + ", "
-                        + OFFSET_SIGNAL_LSN + ", " + OFFSET_SIGNAL_ROWS + "); was it written by a newer version?");
+                        + OFFSET_SIGNAL_LSN + ", " + OFFSET_SIGNAL_ROWS + ", " + OFFSET_CAPTURED_TABLES
+                        + "); was it written by a newer version?");
             }
         }
         snapshotLsn(offset); // validates the field, which says nothing about the position
