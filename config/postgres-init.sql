@@ -45,6 +45,13 @@ GRANT SELECT ON public.customers, public.orders, public.order_lines TO replicato
 -- pgoutput sends changes of the publication's tables only.
 CREATE PUBLICATION shop_publication FOR TABLE public.customers, public.orders, public.order_lines;
 
+-- Signals for incremental snapshots (config/pgoutput-source-signals.json): Debezium's signal table. The connector
+-- reads its rows from the stream, so its publication holds it; it never writes to it (or anywhere).
+CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048));
+GRANT SELECT ON public.debezium_signal TO replicator;
+CREATE PUBLICATION shop_signals_publication FOR TABLE public.customers, public.orders, public.order_lines,
+    public.debezium_signal;
+
 INSERT INTO public.customers (name, email) VALUES
     ('Ada Lovelace', 'ada@example.com'),
     ('Edgar Codd', 'ted@example.com');

@@ -23,15 +23,13 @@ import io.github.pgoutput.snapshot.TransactionSnapshot;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -71,9 +69,6 @@ final class IncrementalSnapshotter implements AutoCloseable {
      * privilege not granted. Another signal, a fix or a grant is what helps, not a retry.
      */
     private static final String SQL_STATE_CLASS_SYNTAX_OR_ACCESS = "42";
-    /** Delivered transactions remembered for the visibility check: far more than can commit in one chunk's read. */
-    private static final int RECENT_XIDS = 4096;
-
     /** The database side: the captured tables, and chunks of them ({@code ChunkReader} in production). */
     interface Chunks extends AutoCloseable {
         List<TableName> capturedTables() throws SQLException;
@@ -103,13 +98,8 @@ final class IncrementalSnapshotter implements AutoCloseable {
     /** The tables list whose text {@link #encodedTables} is (compared by identity: states share their list). */
     private List<IncrementalSnapshotState.Table> encodedTablesOf;
     private String encodedTables;
-    private final long newTablesCheckNanos;
-    private long nextTablesCheck;
-    /** With new-table snapshots: the captured tables last listed (null before the first listing without an offset). */
-    private List<TableName> knownTables;
-    private String knownTablesText;
-    private List<TableName> handedKnownTables;
-    private String handedKnownTablesText;
+    /** With {@code snapshot.new.tables=incremental}; null otherwise. */
+    private final NewTables newTables;
     /** Signal rows seen so far in the delivery being emitted. */
     private int signalRowsSeen;
     /** A chunk was emitted since the stream last had its turn: the next one waits for a delivery, or for idleness. */
@@ -121,10 +111,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     /** The state before the chunk being emitted. */
     private IncrementalSnapshotState chunkStartState;
     private AcknowledgementTracker.Unit chunkUnit;
-    private final long[] recentXids = new long[RECENT_XIDS];
-    private int recentCount;
-    private int recentNext;
-    private final Set<Long> preparedOpen = new HashSet<>();
+    private final DeliveredTransactions deliveredTransactions = new DeliveredTransactions();
 
     /**
      * How far signals were read: the signal topic's next offset; the commit LSN of the transaction of the last signal
@@ -150,15 +137,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     IncrementalSnapshotter(Chunks chunks, int chunkSize, TableName signalTable, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
                            Map<String, ?> partition, Map<String, ?> stored, Consumer<SourceRecord> chunkEnded, LongSupplier nanos,
                            IncrementalSnapshotMetrics progress, long newTablesCheckNanos) {
-        this.newTablesCheckNanos = newTablesCheckNanos;
-        this.nextTablesCheck = nanos.getAsLong();
-        String known = SourceOffsets.capturedTables(stored);
-        if (newTablesCheckNanos >= 0 && known != null) {
-            knownTables = List.copyOf(IncrementalSnapshotState.decodeTables(known));
-            knownTablesText = known;
-        }
-        handedKnownTables = knownTables;
-        handedKnownTablesText = knownTablesText;
+        this.newTables = newTablesCheckNanos < 0 ? null : new NewTables(newTablesCheckNanos, nanos, stored);
         this.chunks = Objects.requireNonNull(chunks, "chunks");
         this.chunkSize = chunkSize;
         this.signalTable = signalTable;
@@ -196,7 +175,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     /** {@code offset} with where the snapshot stands and how far the signals were read. */
     Map<String, Object> offset(Map<String, Object> offset) {
         return SourceOffsets.withSignals(offset, state.active() ? encoded(state) : null, marks.signalOffset(), marks.signalLsn(),
-                marks.signalRows(), knownTablesText);
+                marks.signalRows(), newTables == null ? null : newTables.knownText());
     }
 
     /** {@code state}'s text; the text of its tables is made again only when they change, not for every row. */
@@ -250,17 +229,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     /** Called when a delivery has been emitted whole: remembers its transaction for the visibility check. */
     void delivered(Delivery delivery) {
         signalRowsSeen = 0;
-        long xid = delivery.xid().value();
-        if (delivery.kind() == Delivery.Kind.PREPARED) {
-            preparedOpen.add(xid);
-        } else if (delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK) {
-            preparedOpen.remove(xid);
-        }
-        if (delivery.xid().isValid()) {
-            recentXids[recentNext] = xid;
-            recentNext = (recentNext + 1) % RECENT_XIDS;
-            recentCount = Math.min(recentCount + 1, RECENT_XIDS);
-        }
+        deliveredTransactions.delivered(delivery);
     }
 
     /**
@@ -277,15 +246,13 @@ final class IncrementalSnapshotter implements AutoCloseable {
             return addChunkRecords(out, room, position);
         }
         checkNewTables();
-        if (chunkNext < chunkRecords.size()) {
-            return addChunkRecords(out, room, position);
-        }
         if (!state.active() || state.paused() || streamsTurn || position.txLsn() != null) {
             // Inside a delivery (resumed from an offset inside one) the rest of it comes first.
             return false;
         }
-        if (!preparedOpen.isEmpty()) {
-            progress.held("a PREPARED transaction (xid " + preparedOpen.iterator().next() + ") awaits its outcome");
+        Optional<Long> prepared = deliveredTransactions.preparedAwaitingOutcome();
+        if (prepared.isPresent()) {
+            progress.held("a PREPARED transaction (xid " + prepared.get() + ") awaits its outcome");
             return false;
         }
         for (int emptyTables = 0; emptyTables < 16 && state.active(); emptyTables++) {
@@ -307,10 +274,10 @@ final class IncrementalSnapshotter implements AutoCloseable {
                 }
                 throw e;
             }
-            Long unseen = unseenDelivered(chunk.visibility());
-            if (unseen != null) {
+            Optional<Long> unseen = deliveredTransactions.unseenBy(chunk.visibility());
+            if (unseen.isPresent()) {
                 // Read again at the next boundary: the committing backend is about to end.
-                progress.held("transaction " + unseen + " is delivered but not yet seen by a new snapshot");
+                progress.held("transaction " + unseen.get() + " is delivered but not yet seen by a new snapshot");
                 return false;
             }
             if (chunk.rows().isEmpty()) {
@@ -397,34 +364,26 @@ final class IncrementalSnapshotter implements AutoCloseable {
      * known: the initial snapshot, or the stream since, has them.
      */
     private void checkNewTables() {
-        if (newTablesCheckNanos < 0 || nanos.getAsLong() - nextTablesCheck < 0) {
+        if (newTables == null) {
             return;
         }
-        nextTablesCheck = nanos.getAsLong() + newTablesCheckNanos;
-        List<TableName> captured;
+        boolean knew = newTables.knowsTables();
+        List<TableName> added;
         try {
-            captured = chunks.capturedTables();
+            added = newTables.added(chunks::capturedTables);
         } catch (SQLException e) {
             throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "listing the captured tables (snapshot.new.tables) failed: "
                     + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
         }
-        if (knownTables != null) {
-            List<IncrementalSnapshotState.Table> added = captured.stream().filter(t -> !knownTables.contains(t))
-                    .map(t -> new IncrementalSnapshotState.Table(t, null)).toList();
-            if (!added.isEmpty()) {
-                state = state.with(added);
-                log.info("Newly captured table(s) {}: incremental snapshot (snapshot.new.tables=incremental){}",
-                        added.stream().map(IncrementalSnapshotState.Table::name).toList(), state.tables().size() > added.size()
-                                ? ", queued after the tables under way" : "");
-                publishState();
-            }
-        } else {
-            log.info("snapshot.new.tables=incremental: {} captured table(s) known; tables captured from now on get an incremental snapshot",
-                    captured.size());
+        if (!knew && newTables.knowsTables()) {
+            log.info("snapshot.new.tables=incremental: the captured tables are known; a table captured from now on gets an incremental snapshot");
         }
-        if (knownTables == null || !knownTables.equals(captured)) {
-            knownTables = List.copyOf(captured);
-            knownTablesText = IncrementalSnapshotState.encodeTables(captured);
+        if (!added.isEmpty()) {
+            boolean underWay = state.active();
+            state = state.with(added.stream().map(t -> new IncrementalSnapshotState.Table(t, null)).toList());
+            log.info("Newly captured table(s) {}: incremental snapshot (snapshot.new.tables=incremental){}", added,
+                    underWay ? ", queued after the tables under way" : "");
+            publishState();
         }
     }
 
@@ -446,16 +405,6 @@ final class IncrementalSnapshotter implements AutoCloseable {
         return false;
     }
 
-    /** A recently delivered transaction that {@code visibility} does not see; null when it sees them all. */
-    private Long unseenDelivered(TransactionSnapshot visibility) {
-        for (int i = 0; i < recentCount; i++) {
-            if (!visibility.sees(recentXids[i])) {
-                return recentXids[i];
-            }
-        }
-        return null;
-    }
-
     private void readKafkaSignals() {
         if (kafka == null) {
             return;
@@ -471,78 +420,24 @@ final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     private void apply(Signal signal, String from) {
-        applySignal(signal, from);
-        publishState();
-    }
-
-    private void applySignal(Signal signal, String from) {
-        if (signal instanceof Signal.ExecuteSnapshot execute) {
-            List<IncrementalSnapshotState.Table> tables = tablesOf(execute, from);
-            if (tables.isEmpty()) {
-                return;
-            }
-            boolean wasActive = state.active();
-            state = state.with(tables);
-            log.info("Signal '{}' from {}: incremental snapshot of {}{}", signal.id(), from,
-                    tables.stream().map(t -> t.name() + (t.condition() == null ? "" : " where " + t.condition())).toList(),
-                    wasActive ? " (queued after the tables under way)" : "");
-        } else if (signal instanceof Signal.StopSnapshot stop) {
-            List<Pattern> patterns = stop.dataCollections().stream().map(Pattern::compile).toList();
-            state = state.without(t -> patterns.isEmpty() || patterns.stream().anyMatch(p -> p.matcher(t.toString()).matches()));
-            log.info("Signal '{}' from {}: stop-snapshot of {}; {} table(s) left to read", signal.id(), from,
-                    patterns.isEmpty() ? "all tables" : stop.dataCollections(), state.tables().size());
-        } else if (signal instanceof Signal.PauseSnapshot) {
-            state = state.paused(true);
-            log.info("Signal '{}' from {}: incremental snapshot paused{}", signal.id(), from, state.active() ? "" : " (none is under way)");
-        } else if (signal instanceof Signal.ResumeSnapshot) {
-            state = state.paused(false);
-            log.info("Signal '{}' from {}: incremental snapshot resumed", signal.id(), from);
-        } else if (signal instanceof Signal.Log l) {
-            log.info("Signal '{}' from {}: {}", signal.id(), from, l.message());
-        }
-    }
-
-    /** The captured tables {@code execute}'s data collections match, in capture order, with their conditions. */
-    private List<IncrementalSnapshotState.Table> tablesOf(Signal.ExecuteSnapshot execute, String from) {
-        List<TableName> captured;
-        try {
-            captured = chunks.capturedTables();
-        } catch (SQLException e) {
-            throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "listing the captured tables for signal '" + execute.id()
-                    + "' failed: " + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
-        }
-        List<IncrementalSnapshotState.Table> tables = new ArrayList<>();
-        for (String collection : execute.dataCollections()) {
-            Pattern pattern;
+        state = SnapshotSignals.apply(state, signal, from, () -> {
             try {
-                pattern = Pattern.compile(collection);
-            } catch (java.util.regex.PatternSyntaxException e) {
-                log.warn("Signal '{}' from {}: data collection '{}' is not a regular expression; ignored", execute.id(), from, collection);
-                continue;
+                return chunks.capturedTables();
+            } catch (SQLException e) {
+                throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "listing the captured tables for signal '" + signal.id()
+                        + "' failed: " + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
             }
-            List<TableName> matched = captured.stream().filter(t -> pattern.matcher(t.toString()).matches()
-                    || collection.equals(t.toString())).toList();
-            if (matched.isEmpty()) {
-                log.warn("Signal '{}' from {}: data collection '{}' matches no captured table (captured: {}); nothing to snapshot for it",
-                        execute.id(), from, collection, captured);
-            }
-            for (TableName t : matched) {
-                String condition = execute.conditions().get(collection);
-                if (condition == null) {
-                    condition = execute.conditions().get(t.toString());
-                }
-                tables.add(new IncrementalSnapshotState.Table(t, condition));
-            }
-        }
-        return tables;
+        });
+        publishState();
     }
 
     /** The records of a poll were handed to Connect: a later failure goes back to what they say. */
     void handedOver(List<SourceRecord> records) {
         handedState = state;
         handedMarks = marks;
-        handedKnownTables = knownTables;
-        handedKnownTablesText = knownTablesText;
+        if (newTables != null) {
+            newTables.handedOver();
+        }
         if (chunkNext < chunkRecords.size()) {
             // Part of the chunk is handed over (none of it when the chunk was read after this poll's last record); the
             // rest stays for the next poll, and a failure goes back to the last row handed over.
@@ -558,9 +453,9 @@ final class IncrementalSnapshotter implements AutoCloseable {
     void abandoned() {
         state = handedState;
         marks = handedMarks;
-        knownTables = handedKnownTables;
-        knownTablesText = handedKnownTablesText;
-        nextTablesCheck = nanos.getAsLong();
+        if (newTables != null) {
+            newTables.abandoned();
+        }
         signalRowsSeen = 0;
         publishState();
         chunkRecords.clear();

@@ -9,6 +9,7 @@ import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.snapshot.SignalTable;
 import io.github.pgoutput.replication.Setting;
 
 /**
@@ -52,6 +53,16 @@ final class PreflightLiveChecks implements LiveChecks {
                 }
             } catch (SQLException e) {
                 problems.add(catalogUnreadable("reading the tables the include lists select", e));
+            }
+        }
+        if (problems.isEmpty() && config.signalDataCollection() != null) {
+            try {
+                String signalTable = SignalTable.problem(settings, config.signalDataCollection());
+                if (signalTable != null) {
+                    problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG, signalTable));
+                }
+            } catch (SQLException e) {
+                problems.add(catalogUnreadable("checking the signal table", e));
             }
         }
         return problems;

@@ -92,6 +92,10 @@ class ExampleConfigsTest {
                         .anyMatch(table::matches));
         assertThat(db.queryValue("SELECT relreplident FROM pg_class WHERE oid = 'public.customers'::regclass"))
                 .isEqualTo("f");
+        Map<String, String> signals = loadJson(CONFIG_DIR.resolve("pgoutput-source-signals.json"));
+        assertThat(db.query("SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = '"
+                + signals.get("publication.name") + "' ORDER BY 1")).extracting(row -> row.get(0))
+                .contains(signals.get("signal.data.collection"));
         assertThat(db.queryValue("SELECT has_table_privilege('" + example.get("database.user")
                 + "', 'public.order_lines', 'SELECT')")).isEqualTo("t");
     }

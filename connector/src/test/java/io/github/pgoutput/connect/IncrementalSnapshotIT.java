@@ -74,7 +74,7 @@ class IncrementalSnapshotIT {
         return replica;
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     void aSignalRowSnapshotsTheNamedTableWhileAWorkloadChangesItsRows(PostgresDatabase db) throws Exception {
         String name = "incr-table-" + db.majorVersion();
         String prefix = "incrt" + db.majorVersion();
@@ -119,7 +119,7 @@ class IncrementalSnapshotIT {
         connect.deleteConnector(name);
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void aKafkaSignalSnapshotsWithARoleThatMayOnlySelectAndSurvivesPauseResumeAndATaskRestart(PostgresDatabase db) throws Exception {
         String name = "incr-kafka-" + db.majorVersion();
         String prefix = "incrk" + db.majorVersion();
@@ -188,7 +188,7 @@ class IncrementalSnapshotIT {
         db.execute("DROP PUBLICATION incr_kafka_pub");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     void aNewlyCapturedTableIsSnapshottedAloneWithSnapshotNewTablesIncremental(PostgresDatabase db) throws Exception {
         String name = "incr-new-" + db.majorVersion();
         String prefix = "incrn" + db.majorVersion();
@@ -240,7 +240,29 @@ class IncrementalSnapshotIT {
         db.execute("DROP PUBLICATION incr_new_pub");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
+    void validationNamesASignalTableThatIsMissingOrOutsideThePublication(PostgresDatabase db) {
+        createTables(db);
+        db.execute("CREATE PUBLICATION incr_val_pub FOR TABLE big");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "incrv" + db.majorVersion(), "incr_val_slot");
+        config.put("publication.name", "incr_val_pub");
+        config.put("publication.autocreate.mode", "disabled");
+        config.put("signal.data.collection", "public.dbz_signal");
+        assertThat(connect.validationErrors(PgOutputSourceConnector.class.getName(), config).get("signal.data.collection"))
+                .singleElement().asString().contains("not in publication 'incr_val_pub'").contains("ALTER PUBLICATION incr_val_pub ADD TABLE");
+
+        config.put("signal.data.collection", "public.no_such_signals");
+        assertThat(connect.validationErrors(PgOutputSourceConnector.class.getName(), config).get("signal.data.collection"))
+                .singleElement().asString().contains("does not exist").contains("CREATE TABLE");
+
+        db.execute("ALTER PUBLICATION incr_val_pub ADD TABLE dbz_signal");
+        config.put("signal.data.collection", "public.dbz_signal");
+        assertThat(connect.validationErrors(PgOutputSourceConnector.class.getName(), config).get("signal.data.collection"))
+                .isNullOrEmpty();
+        db.execute("DROP PUBLICATION incr_val_pub");
+    }
+
+    @PostgresTest(representative = 17)
     void stopSnapshotEndsTheSnapshotAndStreamingGoesOn(PostgresDatabase db) throws Exception {
         String name = "incr-stop-" + db.majorVersion();
         String prefix = "incrs" + db.majorVersion();

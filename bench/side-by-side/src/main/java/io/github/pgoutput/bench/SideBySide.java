@@ -106,6 +106,11 @@ public final class SideBySide {
             int rows = options.rows().getOrDefault(workload, workload.defaultRows);
             log(workload + ": preparing the table (" + rows + " rows)");
             workload.prepareTable(pg, rows);
+            if (workload.readsTable()) {
+                // The first leg would otherwise read the freshly written table from disk and the others from the page
+                // cache: one COPY first, so every leg starts from the same cache.
+                log(workload + ": reading the table once to warm the page cache (" + String.format("%.1f", limits.copySeconds()) + " s)");
+            }
             for (String heap : options.heaps()) {
                 for (int run = 1; run <= options.runs(); run++) {
                     List<Contender> order = new ArrayList<>(options.contenders());
