@@ -32,6 +32,7 @@ final class ConfigValidators {
     /** The signal channels this connector implements, as {@code signal.enabled.channels} names them. */
     static final String SIGNAL_CHANNEL_SOURCE = "source";
     static final String SIGNAL_CHANNEL_KAFKA = "kafka";
+    static final String SIGNAL_CHANNEL_MESSAGE = "message";
 
     static ConfigDef.Validator signalChannels() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
@@ -40,13 +41,13 @@ final class ConfigValidators {
             }
             for (Object item : (List<?>) value) {
                 String channel = item.toString().trim().toLowerCase(java.util.Locale.ROOT);
-                if (!channel.equals(SIGNAL_CHANNEL_SOURCE) && !channel.equals(SIGNAL_CHANNEL_KAFKA)) {
+                if (!channel.equals(SIGNAL_CHANNEL_SOURCE) && !channel.equals(SIGNAL_CHANNEL_KAFKA) && !channel.equals(SIGNAL_CHANNEL_MESSAGE)) {
                     throw new ConfigException(name, value, "names the channel '" + item + "', which this connector does not"
-                            + " implement; the channels are " + SIGNAL_CHANNEL_SOURCE + " (the signal table) and "
-                            + SIGNAL_CHANNEL_KAFKA + " (the signal topic)");
+                            + " implement; the channels are " + SIGNAL_CHANNEL_SOURCE + " (the signal table), "
+                            + SIGNAL_CHANNEL_KAFKA + " (the signal topic) and " + SIGNAL_CHANNEL_MESSAGE + " (logical decoding messages)");
                 }
             }
-        }, () -> "a list of " + SIGNAL_CHANNEL_SOURCE + ", " + SIGNAL_CHANNEL_KAFKA);
+        }, () -> "a list of " + SIGNAL_CHANNEL_SOURCE + ", " + SIGNAL_CHANNEL_KAFKA + ", " + SIGNAL_CHANNEL_MESSAGE);
     }
 
     static ConfigDef.Validator optionalTableName() {

@@ -144,6 +144,14 @@ final class CrossKeyRules {
                     + " topic from the brokers in " + PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG
                     + "; set it (host:port,...), or leave kafka out of " + PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG));
         }
+        if (channels.stream().anyMatch(c -> ConfigValidators.SIGNAL_CHANNEL_MESSAGE.equalsIgnoreCase(String.valueOf(c).trim()))
+                && Boolean.FALSE.equals(parsed.get(PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG))) {
+            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG,
+                    PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the message channel, whose signals are"
+                    + " logical decoding messages, but " + PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG + "=false asks"
+                    + " PostgreSQL not to send any; set it to true, or leave message out of "
+                    + PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG));
+        }
         if (parsed.get(MAX_BATCH_SIZE_CONFIG) instanceof Integer batch
                 && parsed.get(MAX_QUEUE_SIZE_CONFIG) instanceof Integer queue && queue <= batch) {
             problems.add(new ConfigProblem(MAX_QUEUE_SIZE_CONFIG, MAX_QUEUE_SIZE_CONFIG + " is " + queue

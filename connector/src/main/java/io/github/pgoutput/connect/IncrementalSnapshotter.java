@@ -55,9 +55,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Offsets: every record carries where the snapshot stands ({@link IncrementalSnapshotState}); a chunk's rows each
  * name themselves as read, so a restarted task reads on after the last row in Kafka. Signals come from the Kafka
- * signal topic (its next offset is kept in the offsets too) and from rows inserted into the signal table, applied
- * as the stream delivers them (the commit LSN of the transaction of the last one applied is kept, so a replayed
- * transaction does not signal twice).
+ * signal topic (its next offset is kept in the offsets too), from rows inserted into the signal table and from
+ * logical decoding messages with the signal prefix, the last two applied as the stream delivers them (the commit LSN
+ * of the transaction of the last one applied, and how many of its signals, are kept, so a replayed transaction does
+ * not signal twice).
  *
  * <p>Memory: one chunk's rows at most. Not thread-safe: the task's poll thread.
  */
@@ -69,6 +70,18 @@ final class IncrementalSnapshotter implements AutoCloseable {
      * privilege not granted. Another signal, a fix or a grant is what helps, not a retry.
      */
     private static final String SQL_STATE_CLASS_SYNTAX_OR_ACCESS = "42";
+    /**
+     * What the snapshots read and where signals come from besides the Kafka topic.
+     *
+     * @param chunkSize           rows per chunk
+     * @param signalTable         the signal table, or null
+     * @param messagePrefix       the prefix of logical decoding messages that are signals, or null
+     * @param newTablesCheckNanos with {@code snapshot.new.tables=incremental}, how often the captured tables are
+     *                            listed again (the first time at the first boundary); negative: never
+     */
+    record Settings(int chunkSize, TableName signalTable, String messagePrefix, long newTablesCheckNanos) {
+    }
+
     /** The database side: the captured tables, and chunks of them ({@code ChunkReader} in production). */
     interface Chunks extends AutoCloseable {
         List<TableName> capturedTables() throws SQLException;
@@ -80,8 +93,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     private final Chunks chunks;
-    private final int chunkSize;
-    private final TableName signalTable;
+    private final Settings settings;
     private final KafkaSignalChannel kafka;
     private final AcknowledgementTracker tracker;
     private final Map<String, ?> partition;
@@ -121,26 +133,16 @@ final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     /**
+     * @param kafka      the Kafka signal channel, or null
      * @param stored     the stored offset (null when none): where a snapshot under way stands, how far signals were read
      * @param chunkEnded told of each chunk's last record (Kafka transactions under connector-defined boundaries)
      */
-    IncrementalSnapshotter(Chunks chunks, int chunkSize, TableName signalTable, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
+    IncrementalSnapshotter(Chunks chunks, Settings settings, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
                            Map<String, ?> partition, Map<String, ?> stored, Consumer<SourceRecord> chunkEnded, LongSupplier nanos,
                            IncrementalSnapshotMetrics progress) {
-        this(chunks, chunkSize, signalTable, kafka, tracker, partition, stored, chunkEnded, nanos, progress, -1);
-    }
-
-    /**
-     * @param newTablesCheckNanos with {@code snapshot.new.tables=incremental}, how often the captured tables are
-     *                            listed again (the first time at the first boundary); negative: never
-     */
-    IncrementalSnapshotter(Chunks chunks, int chunkSize, TableName signalTable, KafkaSignalChannel kafka, AcknowledgementTracker tracker,
-                           Map<String, ?> partition, Map<String, ?> stored, Consumer<SourceRecord> chunkEnded, LongSupplier nanos,
-                           IncrementalSnapshotMetrics progress, long newTablesCheckNanos) {
-        this.newTables = newTablesCheckNanos < 0 ? null : new NewTables(newTablesCheckNanos, nanos, stored);
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.newTables = settings.newTablesCheckNanos() < 0 ? null : new NewTables(settings.newTablesCheckNanos(), nanos, stored);
         this.chunks = Objects.requireNonNull(chunks, "chunks");
-        this.chunkSize = chunkSize;
-        this.signalTable = signalTable;
         this.kafka = kafka;
         this.tracker = tracker;
         this.partition = partition;
@@ -187,12 +189,30 @@ final class IncrementalSnapshotter implements AutoCloseable {
         return s.encode(encodedTables);
     }
 
-    /** Called for every change of the delivery being emitted: a row inserted into the signal table is a signal. */
+    /**
+     * Called for every change of the delivery being emitted: a row inserted into the signal table, and a logical
+     * decoding message with the signal prefix, is a signal.
+     */
     void observe(ChangeEvent event, Delivery delivery) {
-        if (signalTable == null || !(event.message() instanceof PgOutputMessage.Insert insert)
-                || !signalTable.schema().equals(event.relation().namespace()) || !signalTable.table().equals(event.relation().relationName())) {
+        PgOutputMessage.StreamScoped message = event.message();
+        if (message instanceof PgOutputMessage.LogicalMessage logical) {
+            if (settings.messagePrefix() != null && settings.messagePrefix().equals(logical.prefix())) {
+                String from = "logical decoding message at " + logical.lsn();
+                signalInStream(delivery, from, () -> Signal.ofDocument(logical.lsn().toString(),
+                        logical.content().toUtf8()));
+            }
             return;
         }
+        TableName table = settings.signalTable();
+        if (table != null && message instanceof PgOutputMessage.Insert insert && table.schema().equals(event.relation().namespace())
+                && table.table().equals(event.relation().relationName())) {
+            signalInStream(delivery, "signal table " + table + " (transaction committed at " + delivery.lsn() + ")",
+                    () -> signalRow(event.relation().columns(), insert));
+        }
+    }
+
+    /** A signal the stream delivered: applied once, when the delivery is committed (not PREPARED). */
+    private void signalInStream(Delivery delivery, String from, java.util.function.Supplier<Signal> signal) {
         if (delivery.kind() != Delivery.Kind.COMMITTED) {
             // A PREPARED row is not a signal before COMMIT PREPARED (and then it is not sent again).
             return;
@@ -202,7 +222,18 @@ final class IncrementalSnapshotter implements AutoCloseable {
             // Replayed after a restart or a reconnect: applied already, as the offset says.
             return;
         }
-        List<RelationColumn> columns = event.relation().columns();
+        // Applied at once, so that the offsets of the delivery's later records say so: a restart from one of them
+        // replays the rest of the transaction, and the mark keeps its signal from being applied twice.
+        marks = new Marks(marks.signalOffset(), delivery.lsn(), row);
+        try {
+            apply(signal.get(), from);
+        } catch (IllegalArgumentException e) {
+            log.warn("Ignored, not a signal: {} ({})", e.getMessage(), from);
+        }
+    }
+
+    /** The signal of a row of the signal table: Debezium's columns id, type and data. */
+    private static Signal signalRow(List<RelationColumn> columns, PgOutputMessage.Insert insert) {
         String id = null;
         String type = null;
         String data = null;
@@ -215,15 +246,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
                 default -> { }
             }
         }
-        // Applied at once, so that the offsets of the delivery's later records say so: a restart from one of them
-        // replays the rest of the transaction, and the mark keeps its signal from being applied twice.
-        marks = new Marks(marks.signalOffset(), delivery.lsn(), row);
-        try {
-            apply(Signal.parse(id, type, data), "signal table " + signalTable + " (transaction committed at " + delivery.lsn() + ")");
-        } catch (IllegalArgumentException e) {
-            log.warn("Signal table {}: a row inserted in the transaction committed at {} is not a signal, ignored: {}", signalTable,
-                    delivery.lsn(), e.getMessage());
-        }
+        return Signal.parse(id, type, data);
     }
 
     /** Called when a delivery has been emitted whole: remembers its transaction for the visibility check. */
@@ -259,7 +282,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
             IncrementalSnapshotState.Table table = state.current();
             Chunk chunk;
             try {
-                chunk = chunks.read(table.name(), state.after(), chunkSize, table.condition());
+                chunk = chunks.read(table.name(), state.after(), settings.chunkSize(), table.condition());
             } catch (SQLException e) {
                 if (e.getSQLState() != null && e.getSQLState().startsWith(SQL_STATE_CLASS_SYNTAX_OR_ACCESS)) {
                     skip(table, e.getMessage() + " [SQLState " + e.getSQLState() + "]");

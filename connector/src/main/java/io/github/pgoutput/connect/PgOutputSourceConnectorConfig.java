@@ -467,7 +467,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SIGNAL_ENABLED_CHANNELS_DOC = "Where signals (execute-snapshot, stop-snapshot, "
             + "pause-snapshot, resume-snapshot, log) come from: source (rows inserted into the table "
             + "signal.data.collection, which must be in the publication) and kafka (messages of signal.kafka.topic whose "
-            + "key is topic.prefix). Debezium's jmx, file and in-process channels are not implemented. Neither channel "
+            + "key is topic.prefix), and message (logical decoding messages with the prefix signal.message.prefix; not "
+            + "a Debezium channel). Debezium's jmx, file and in-process channels are not implemented. No channel "
             + "makes the connector write to the database.";
     private static final String SIGNAL_ENABLED_CHANNELS_DEFAULT = "source";
     private static final String SIGNAL_ENABLED_CHANNELS_DISPLAY = "Signal channels";
@@ -499,6 +500,15 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "signals, in milliseconds; the task never waits on it.";
     private static final int SIGNAL_KAFKA_POLL_TIMEOUT_MS_DEFAULT = 100;
     private static final String SIGNAL_KAFKA_POLL_TIMEOUT_MS_DISPLAY = "Signal topic poll interval";
+
+    public static final String SIGNAL_MESSAGE_PREFIX_CONFIG = "signal.message.prefix";
+    private static final String SIGNAL_MESSAGE_PREFIX_DOC = "With the message channel in signal.enabled.channels: the "
+            + "prefix of the logical decoding messages that are signals, SELECT pg_logical_emit_message(false, "
+            + "'<prefix>', '{\"type\": \"execute-snapshot\", \"data\": {...}}'), which a role without any write "
+            + "privilege may send (not a Debezium key). Needs messages.enabled=true; the messages are also records of "
+            + "the message topic unless message.prefix.exclude.list leaves them out.";
+    private static final String SIGNAL_MESSAGE_PREFIX_DEFAULT = "pgoutput-signal";
+    private static final String SIGNAL_MESSAGE_PREFIX_DISPLAY = "Signal message prefix";
 
     /** Consumer settings of the signal topic's consumer, passed on without the prefix. */
     public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
@@ -710,6 +720,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.MEDIUM, SIGNAL_ENABLED_CHANNELS_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_ENABLED_CHANNELS_DISPLAY);
         def.define(SIGNAL_DATA_COLLECTION_CONFIG, Type.STRING, "", ConfigValidators.optionalTableName(),
                 Importance.MEDIUM, SIGNAL_DATA_COLLECTION_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_DATA_COLLECTION_DISPLAY);
+        def.define(SIGNAL_MESSAGE_PREFIX_CONFIG, Type.STRING, SIGNAL_MESSAGE_PREFIX_DEFAULT, new ConfigDef.NonEmptyString(),
+                Importance.LOW, SIGNAL_MESSAGE_PREFIX_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_MESSAGE_PREFIX_DISPLAY);
         def.define(SIGNAL_KAFKA_TOPIC_CONFIG, Type.STRING, "", null,
                 Importance.MEDIUM, SIGNAL_KAFKA_TOPIC_DOC, GROUP_SNAPSHOT, ++order, Width.MEDIUM, SIGNAL_KAFKA_TOPIC_DISPLAY);
         def.define(SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "", null,
@@ -1010,6 +1022,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             return null;
         }
         return ConfigValidators.signalTable(text);
+    }
+
+    /** The prefix of signal messages, or null when the message channel is not enabled. */
+    public String signalMessagePrefix() {
+        return signalChannels().contains(ConfigValidators.SIGNAL_CHANNEL_MESSAGE) ? getString(SIGNAL_MESSAGE_PREFIX_CONFIG) : null;
     }
 
     /** Whether the Kafka signal channel is enabled. */

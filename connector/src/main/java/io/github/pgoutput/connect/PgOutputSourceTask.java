@@ -474,14 +474,15 @@ public class PgOutputSourceTask extends SourceTask {
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
         boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
-        if (!underWay && !kafka && !newTables && config.signalDataCollection() == null) {
+        if (!underWay && !kafka && !newTables && config.signalDataCollection() == null && config.signalMessagePrefix() == null) {
             return null;
         }
         KafkaSignalChannel channel = kafka ? new KafkaSignalChannel(config.signalConsumerProperties(), config.signalKafkaTopic(),
                 config.topicPrefix(), SourceOffsets.signalOffset(stored), Duration.ofMillis(config.signalKafkaPollTimeoutMs())) : null;
-        return new IncrementalSnapshotter(pipeline.incrementalChunks(), config.incrementalSnapshotChunkSize(), config.signalDataCollection(),
-                channel, tracker, partition, stored, transactions::ended, clock::nanoTime, incrementalMetrics,
-                newTables ? NEW_TABLES_CHECK_NANOS : -1);
+        IncrementalSnapshotter.Settings settings = new IncrementalSnapshotter.Settings(config.incrementalSnapshotChunkSize(),
+                config.signalDataCollection(), config.signalMessagePrefix(), newTables ? NEW_TABLES_CHECK_NANOS : -1);
+        return new IncrementalSnapshotter(pipeline.incrementalChunks(), settings, channel, tracker, partition, stored, transactions::ended,
+                clock::nanoTime, incrementalMetrics);
     }
 
     /**

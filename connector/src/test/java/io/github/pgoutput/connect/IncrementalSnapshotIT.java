@@ -240,6 +240,42 @@ class IncrementalSnapshotIT {
         db.execute("DROP PUBLICATION incr_new_pub");
     }
 
+    @PostgresTest(representative = 16)
+    void aLogicalDecodingMessageFromARoleThatMayNotWriteSignalsASnapshot(PostgresDatabase db) throws Exception {
+        String name = "incr-msg-" + db.majorVersion();
+        String prefix = "incrm" + db.majorVersion();
+        String role = "incr_sender_" + db.majorVersion();
+        createTables(db);
+        db.execute("DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN", "GRANT SELECT ON other TO " + role);
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, "incr_msg_slot");
+        config.put("signal.enabled.channels", "message");
+        config.put("message.prefix.exclude.list", "pgoutput-signal");
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'incr_msg_slot' AND active").isEmpty());
+
+        // The sender has no privilege to write anything, in a read-only transaction: a non-transactional message.
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), role, "");
+             java.sql.Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.execute("SET TRANSACTION READ ONLY");
+            st.execute("SELECT pg_logical_emit_message(false, 'pgoutput-signal', '{\"type\": \"execute-snapshot\","
+                    + " \"data\": {\"data-collections\": [\"public.other\"]}}')");
+            c.commit();
+        }
+        try (IntTableReplica other = new IntTableReplica(connect, prefix + ".public.other", 2000)) {
+            ConnectWorkerCluster.awaitCondition(WAIT, "other snapshotted on the message", () -> {
+                other.catchUp(Duration.ofSeconds(1));
+                return other.difference(db, "other") == null;
+            });
+            assertThat(other.markers("incremental")).isEqualTo(1000);
+        }
+        assertThat(connect.readAllIfExists(prefix + ".message", Duration.ofSeconds(2)))
+                .as("message.prefix.exclude.list keeps the signal off the message topic").isEmpty();
+        connect.deleteConnector(name);
+    }
+
     @PostgresTest(representative = 17)
     void validationNamesASignalTableThatIsMissingOrOutsideThePublication(PostgresDatabase db) {
         createTables(db);

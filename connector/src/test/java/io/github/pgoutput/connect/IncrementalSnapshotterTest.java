@@ -103,8 +103,8 @@ class IncrementalSnapshotterTest {
     }
 
     private IncrementalSnapshotter snapshotter(ScriptedTable table, int chunkSize, Map<String, ?> stored) {
-        return new IncrementalSnapshotter(table, chunkSize, SIGNALS, null, tracker, PARTITION, stored, chunkEnds::add, System::nanoTime,
-                new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
+        return new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(chunkSize, SIGNALS, "sig", -1), null, tracker,
+                PARTITION, stored, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
     }
 
     private DeliveryEmitter emitter(IncrementalSnapshotter snapshotter, PgOutputMessage... messages) {
@@ -307,8 +307,8 @@ class IncrementalSnapshotterTest {
     void aTableCapturedLaterIsSnapshottedAloneAndTheOffsetsNameTheCapturedTables() {
         ScriptedTable table = new ScriptedTable(2);
         TableName later = new TableName("public", "later");
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, 5, null, null, tracker, PARTITION, null, chunkEnds::add,
-                System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4), 0);
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(5, null, null, 0), null,
+                tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION}, transaction(10, 0x5000, order(7))));
 
         assertThat(drain(emitter, snapshotter, 100, 2)).extracting(IncrementalSnapshotterTest::describe).containsExactly("c7@orders");
@@ -323,11 +323,30 @@ class IncrementalSnapshotterTest {
         // A restart from an offset that names the tables: nothing is new.
         ScriptedTable again = new ScriptedTable(2);
         again.captured.add(later);
-        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, 5, null, null, tracker, PARTITION,
-                snapshotter.offset(new java.util.HashMap<>()), chunkEnds::add, System::nanoTime,
-                new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4), 0);
+        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, new IncrementalSnapshotter.Settings(5, null, null, 0), null,
+                tracker, PARTITION, snapshotter.offset(new java.util.HashMap<>()), chunkEnds::add, System::nanoTime,
+                new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         drain(emitter(restarted, ORDERS_RELATION), restarted, 100, 2);
         assertThat(again.reads).isEmpty();
+    }
+
+    @Test
+    void aLogicalDecodingMessageWithTheSignalPrefixIsASignalAndOthersAreNot() {
+        ScriptedTable table = new ScriptedTable(2);
+        IncrementalSnapshotter snapshotter = snapshotter(table, 5, null);
+        PgOutputMessage other = new PgOutputMessage.LogicalMessage(Xid.INVALID, false, Lsn.of(0x5000), "audit",
+                io.github.pgoutput.pgoutput.Bytes.utf8("{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\": [\"public.orders\"]}}"));
+        DeliveryEmitter emitter = emitter(snapshotter, ORDERS_RELATION, other);
+        drain(emitter, snapshotter, 100, 3);
+        assertThat(table.reads).as("another prefix").isEmpty();
+
+        PgOutputMessage signal = new PgOutputMessage.LogicalMessage(Xid.INVALID, false, Lsn.of(0x6000), "sig",
+                io.github.pgoutput.pgoutput.Bytes.utf8("{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\": [\"public.orders\"]}}"));
+        DeliveryEmitter second = emitter(snapshotter, ORDERS_RELATION, signal);
+        List<SourceRecord> records = drain(second, snapshotter, 100, 3);
+        assertThat(table.reads).containsExactly("public.orders after []");
+        assertThat(records).extracting(SourceRecord::topic).contains("p.public.orders");
+        assertThat(SourceOffsets.signalLsn(records.get(records.size() - 1).sourceOffset())).isEqualTo(Lsn.of(0x6000));
     }
 
     @Test

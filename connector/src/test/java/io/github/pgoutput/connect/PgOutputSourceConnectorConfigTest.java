@@ -318,6 +318,11 @@ public class PgOutputSourceConnectorConfigTest {
         "skipped.operations | 'none,c'",
         "message.prefix.include.list | (",
         "extended.headers.enabled | maybe",
+        "signal.enabled.channels | jmx",
+        "signal.enabled.channels | 'source,file'",
+        "signal.data.collection | only.three.parts.four",
+        "snapshot.new.tables | parallel",
+        "incremental.snapshot.chunk.size | 0",
     })
     void rejectsABadValueWithAnErrorOnItsKey(String key, String badValue) {
         Map<String, String> props = with(key, badValue);
@@ -376,6 +381,8 @@ public class PgOutputSourceConnectorConfigTest {
         "snapshot.include.list     | snapshot.mode=no_data, snapshot.include.list=public\\.orders",
         "provide.transaction.metadata | prepared.transaction.mode=stage, provide.transaction.metadata=false",
         "provide.transaction.metadata | prepared.transaction.mode=stage",
+        "signal.kafka.bootstrap.servers | signal.enabled.channels=source,kafka",
+        "messages.enabled          | signal.enabled.channels=message, messages.enabled=false",
     })
     void attachesEachCrossKeyErrorToTheKeyToChange(String key, String settings) {
         Map<String, String> props = minimal();
@@ -422,6 +429,9 @@ public class PgOutputSourceConnectorConfigTest {
         "prepared.transaction.mode=stage, provide.transaction.metadata=true, protocol.version=3",
         "streaming=parallel, protocol.version=auto",
         "streaming=parallel, protocol.version=4",
+        "signal.enabled.channels=kafka, signal.kafka.bootstrap.servers=broker:9092",
+        "signal.enabled.channels=message",
+        "signal.enabled.channels=source, signal.data.collection=public.debezium_signal, snapshot.new.tables=incremental",
         "streaming=on, protocol.version=2",
         "tasks.max=1",
         "max.batch.size=100, max.queue.size=101",

@@ -89,31 +89,13 @@ public final class KafkaSignalChannel implements AutoCloseable {
                 continue;
             }
             try {
-                received.add(new Received(r.offset(), of(String.valueOf(r.offset()), r.value()), null));
+                received.add(new Received(r.offset(), Signal.ofDocument(String.valueOf(r.offset()), r.value()), null));
             } catch (IllegalArgumentException e) {
                 received.add(new Received(r.offset(), null, "signal topic " + r.topic() + " offset " + r.offset() + ": "
                         + e.getMessage()));
             }
         }
         return received;
-    }
-
-    /** The signal a Kafka message's value holds: {@code {"id"?, "type", "data"?}}. */
-    @SuppressWarnings("unchecked")
-    static Signal of(String defaultId, String value) {
-        Object parsed = SignalJson.parse(value);
-        if (!(parsed instanceof Map<?, ?> map) || !(map.get("type") instanceof String type)) {
-            throw new IllegalArgumentException("a signal message is a JSON object with a \"type\" (and \"data\"), not " + value);
-        }
-        String id = map.get("id") instanceof String s ? s : defaultId;
-        Object data = map.get("data");
-        if (data == null || data instanceof Map) {
-            return Signal.of(id, type, data == null ? Map.of() : (Map<String, Object>) data);
-        }
-        if (data instanceof String text) {
-            return Signal.parse(id, type, text);
-        }
-        throw new IllegalArgumentException("signal '" + id + "': \"data\" must be a JSON object, not " + data);
     }
 
     @Override

@@ -48,6 +48,30 @@ public sealed interface Signal {
     }
 
     /**
+     * The signal a JSON document holds, as the Kafka signal topic and logical decoding messages carry it:
+     * {@code {"id"?, "type", "data"?}}, {@code data} an object or a string holding one; {@code defaultId} when the
+     * document has no id.
+     *
+     * @throws IllegalArgumentException as {@link #parse} does, and when the document is not such an object
+     */
+    @SuppressWarnings("unchecked")
+    public static Signal ofDocument(String defaultId, String document) {
+        Object parsed = SignalJson.parse(document);
+        if (!(parsed instanceof Map<?, ?> map) || !(map.get("type") instanceof String type)) {
+            throw new IllegalArgumentException("a signal is a JSON object with a \"type\" (and \"data\"), not " + document);
+        }
+        String id = map.get("id") instanceof String s ? s : defaultId;
+        Object data = map.get("data");
+        if (data == null || data instanceof Map) {
+            return of(id, type, data == null ? Map.of() : (Map<String, Object>) data);
+        }
+        if (data instanceof String text) {
+            return parse(id, type, text);
+        }
+        throw new IllegalArgumentException("signal '" + id + "': \"data\" must be a JSON object, not " + data);
+    }
+
+    /**
      * The signal of type {@code type} with the JSON document {@code data} (null or blank for none).
      *
      * @throws IllegalArgumentException naming the signal when its type is unknown, its data is not JSON of the shape

@@ -49,13 +49,13 @@ class SignalTest {
     }
 
     @Test
-    void readsAKafkaSignalWhoseDataIsAnObjectOrAString() {
-        assertThat(KafkaSignalChannel.of("7", "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\": [\"a.b\"]}}"))
+    void readsASignalDocumentWhoseDataIsAnObjectOrAString() {
+        assertThat(Signal.ofDocument("7", "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\": [\"a.b\"]}}"))
                 .isEqualTo(new Signal.ExecuteSnapshot("7", List.of("a.b"), Map.of()));
-        assertThat(KafkaSignalChannel.of("7", "{\"id\": \"mine\", \"type\": \"execute-snapshot\", \"data\": \"{\\\"data-collections\\\": [\\\"a.b\\\"]}\"}"))
+        assertThat(Signal.ofDocument("7", "{\"id\": \"mine\", \"type\": \"execute-snapshot\", \"data\": \"{\\\"data-collections\\\": [\\\"a.b\\\"]}\"}"))
                 .isEqualTo(new Signal.ExecuteSnapshot("mine", List.of("a.b"), Map.of()));
-        assertThat(KafkaSignalChannel.of("8", "{\"type\": \"pause-snapshot\"}")).isEqualTo(new Signal.PauseSnapshot("8"));
-        assertThatThrownBy(() -> KafkaSignalChannel.of("9", "{\"data\": {}}")).hasMessageContaining("\"type\"");
+        assertThat(Signal.ofDocument("8", "{\"type\": \"pause-snapshot\"}")).isEqualTo(new Signal.PauseSnapshot("8"));
+        assertThatThrownBy(() -> Signal.ofDocument("9", "{\"data\": {}}")).hasMessageContaining("\"type\"");
     }
 
     @Test
