@@ -443,10 +443,13 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SNAPSHOT_MODE_DISPLAY = "Snapshot mode";
 
     public static final String SNAPSHOT_MAX_THREADS_CONFIG = "snapshot.max.threads";
-    private static final String SNAPSHOT_MAX_THREADS_DOC = "Tables snapshotted in parallel, each over its own "
-            + "connection sharing one exported snapshot. Tables are taken in Debezium's order (per table.include.list "
-            + "expression, by name). Default 1, as Debezium: with more, rows of tables read at once interleave, and "
-            + "which table's row is the snapshot's last (source.snapshot=last) depends on which finishes last.";
+    private static final String SNAPSHOT_MAX_THREADS_DOC = "Connections reading the initial snapshot at once, each "
+            + "importing the one exported snapshot. Tables are taken in Debezium's order (per table.include.list "
+            + "expression, by name); with more than 1, a plain table of 16 MB or more is also split into up to this many "
+            + "block ranges (ctid) read at once, so one big table is read by every connection (Debezium reads a table "
+            + "with one). Default 1, as Debezium: with more, rows read at once interleave, and which row is the "
+            + "snapshot's last (source.snapshot=last) depends on which part finishes last. An exactly-once snapshot "
+            + "reads with one connection, in key order.";
     private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 1;
     private static final String SNAPSHOT_MAX_THREADS_DISPLAY = "Snapshot threads";
 

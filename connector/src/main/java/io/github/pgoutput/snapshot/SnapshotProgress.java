@@ -78,7 +78,7 @@ public final class SnapshotProgress {
         return counters.stream().mapToLong(c -> Math.max(0, c.estimatedRows)).sum();
     }
 
-    /** One table's counters; rows are counted by the single thread reading the table. */
+    /** One table's counters; rows are counted by the threads reading the table's parts. */
     static final class Counter {
         final TableName table;
         final long estimatedRows;
@@ -89,6 +89,15 @@ public final class SnapshotProgress {
         Counter(TableName table, long estimatedRows) {
             this.table = table;
             this.estimatedRows = estimatedRows;
+        }
+
+        /** Marks the table's reading begun at {@code nanos}, once; true for the part that began it. */
+        synchronized boolean begin(long nanos) {
+            if (startNanos != 0) {
+                return false;
+            }
+            startNanos = nanos;
+            return true;
         }
 
         TableStatus status(long now) {

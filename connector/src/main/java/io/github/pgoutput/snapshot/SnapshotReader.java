@@ -8,15 +8,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -30,12 +33,13 @@ import java.util.regex.Pattern;
  *
  * <p>Each of up to {@code snapshot.max.threads} reader threads has its own connection, which imports the snapshot
  * ({@code BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT}) before {@link #start} returns;
- * the exporting replication connection may be closed after that. The threads take the tables in the order given
- * and read each with {@code COPY ... TO STDOUT} in text format, one row at a time, into a queue that holds
- * {@link SnapshotSettings#bufferedRows()} rows (in batches of up to 256, plus the batch each reader is filling); when
- * the consumer does not keep up, the readers wait. Memory therefore
- * does not depend on table size. Rows of tables read at the same time interleave; each table's rows come in the order
- * COPY returns them.
+ * the exporting replication connection may be closed after that. The work is a list of parts: a table, or with more
+ * than one thread a plain table of at least two {@link BlockRanges} worth of blocks is split into up to
+ * {@code snapshot.max.threads} block ranges, so that one big table is read by every thread at once. The threads take
+ * the parts in the order given and read each with {@code COPY ... TO STDOUT} in text format, one row at a time, into a
+ * queue that holds {@link SnapshotSettings#bufferedRows()} rows (in batches of up to 256, plus the batch each reader is
+ * filling); when the consumer does not keep up, the readers wait. Memory therefore does not depend on table size. Rows
+ * of parts read at the same time interleave; each part's rows come in the order COPY returns them.
  *
  * <p>Thread-safety: {@link #next} from one consumer thread; {@link #progress()} and {@link #close()} from any.
  */
@@ -50,17 +54,17 @@ public final class SnapshotReader implements AutoCloseable {
     private static final int MAX_BATCH_ROWS = 256;
 
     private final List<SnapshotTable> tables;
-    /** The COPY reading each table, by index. */
-    private final List<String> copyCommands;
+    /** What the threads read, in order: whole tables, or block ranges of one. */
+    private final List<Part> parts;
+    /** Per table, by index: how its parts are getting on. */
+    private final List<TableParts> tableParts;
     /** The rows continue a snapshot begun earlier: none is the snapshot's first. */
     private final boolean continuation;
-    /** The first table is read after a key: its first row read is not its first. */
-    private final boolean firstTableContinues;
     private final SnapshotProgress progress;
     private final SnapshotSettings settings;
     private final BlockingQueue<Object> queue;
     private final int batchRows;
-    private final AtomicInteger nextTable = new AtomicInteger();
+    private final AtomicInteger nextPart = new AtomicInteger();
     private final AtomicInteger runningReaders;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -72,15 +76,29 @@ public final class SnapshotReader implements AutoCloseable {
     private SnapshotRow held;
     private Iterator<SnapshotRow> batch = Collections.emptyIterator();
     private long handedOut;
+    /** Consumer side: the tables a row was handed out of, so the next row of any other is its table's first. */
+    private final Set<TableName> startedTables = new HashSet<>();
     private boolean finished;
 
-    private SnapshotReader(List<SnapshotTable> tables, List<String> copyCommands, SnapshotSettings settings, List<Connection> connections,
+    /** One COPY of the work: table {@code table} (by index), whole or a block range of it. */
+    private record Part(int table, String copyCommand) {
+    }
+
+    private SnapshotReader(List<SnapshotTable> tables, List<Part> parts, SnapshotSettings settings, List<Connection> connections,
                            Long transactionId, boolean continuation, boolean firstTableContinues) {
         this.transactionId = transactionId;
         this.tables = tables;
-        this.copyCommands = List.copyOf(copyCommands);
+        this.parts = List.copyOf(parts);
+        this.tableParts = new ArrayList<>();
+        for (int i = 0; i < tables.size(); i++) {
+            int table = i;
+            tableParts.add(new TableParts((int) parts.stream().filter(p -> p.table() == table).count()));
+        }
         this.continuation = continuation;
-        this.firstTableContinues = firstTableContinues;
+        // The first table is read after a key: its first row read is not its first.
+        if (firstTableContinues && !tables.isEmpty()) {
+            startedTables.add(tables.get(0).name());
+        }
         this.settings = settings;
         this.connections = connections;
         this.progress = new SnapshotProgress(tables);
@@ -133,36 +151,46 @@ public final class SnapshotReader implements AutoCloseable {
         }
         List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables)
                 : capturedTables.stream().filter(settings::includes).distinct().toList();
-        int threadCount = Math.max(1, Math.min(settings.maxThreads(), selected.size()));
         List<Connection> connections = new ArrayList<>();
         try {
-            for (int i = 0; i < threadCount; i++) {
+            Connection first = connectionSource.open();
+            connections.add(first);
+            importSnapshot(first, snapshotName);
+            SnapshotTables.requireSelectPrivilege(first, selected, user);
+            lockTables(first, selected);
+            List<SnapshotTable> described = new ArrayList<>();
+            List<Part> parts = new ArrayList<>();
+            for (TableName t : selected) {
+                SnapshotTable table = SnapshotTables.describe(first, t, settings.publication());
+                int index = described.size();
+                described.add(table);
+                if (keyOrder != null) {
+                    List<String> after = index == 0 ? keyOrder.firstTableAfter() : List.of();
+                    parts.add(new Part(index, TableKey.of(first, table).orderedCopy(table, after)));
+                    continue;
+                }
+                List<String> ranges = table.partitioned() || settings.maxThreads() == 1 ? List.of()
+                        : BlockRanges.conditions(blocks(first, t), settings.maxThreads());
+                if (ranges.isEmpty()) {
+                    parts.add(new Part(index, table.copyCommand()));
+                } else {
+                    ranges.forEach(range -> parts.add(new Part(index, table.copyCommand(range))));
+                    LOG.info("Snapshot {}: {} is read in {} block ranges at once", snapshotName, t, ranges.size());
+                }
+            }
+            int threadCount = Math.max(1, Math.min(settings.maxThreads(), parts.size()));
+            while (connections.size() < threadCount) {
                 Connection c = connectionSource.open();
                 connections.add(c);
                 importSnapshot(c, snapshotName);
-            }
-            SnapshotTables.requireSelectPrivilege(connections.get(0), selected, user);
-            for (Connection c : connections) {
                 lockTables(c, selected);
             }
-            List<SnapshotTable> described = new ArrayList<>();
-            List<String> commands = new ArrayList<>();
-            for (TableName t : selected) {
-                SnapshotTable table = SnapshotTables.describe(connections.get(0), t, settings.publication());
-                described.add(table);
-                if (keyOrder == null) {
-                    commands.add(table.copyCommand());
-                } else {
-                    List<String> after = described.size() == 1 ? keyOrder.firstTableAfter() : List.of();
-                    commands.add(TableKey.of(connections.get(0), table).orderedCopy(table, after));
-                }
-            }
-            SnapshotReader reader = new SnapshotReader(List.copyOf(described), commands, settings, connections,
-                    transactionId(connections.get(0)), keyOrder != null && keyOrder.continuation(),
+            SnapshotReader reader = new SnapshotReader(List.copyOf(described), parts, settings, connections,
+                    transactionId(first), keyOrder != null && keyOrder.continuation(),
                     keyOrder != null && !keyOrder.firstTableAfter().isEmpty());
-            LOG.info("Snapshot {}: reading {} table(s) with {} thread(s){}: {}", snapshotName, selected.size(), threadCount,
-                    keyOrder == null ? "" : " in key order" + (keyOrder.firstTableAfter().isEmpty() ? "" : ", the first after key "
-                            + keyOrder.firstTableAfter()), selected);
+            LOG.info("Snapshot {}: reading {} table(s) in {} part(s) with {} thread(s){}: {}", snapshotName, selected.size(),
+                    parts.size(), threadCount, keyOrder == null ? "" : " in key order" + (keyOrder.firstTableAfter().isEmpty() ? ""
+                            : ", the first after key " + keyOrder.firstTableAfter()), selected);
             reader.startThreads(snapshotName);
             return reader;
         } catch (SQLException e) {
@@ -185,6 +213,17 @@ public final class SnapshotReader implements AutoCloseable {
              ResultSet rs = st.executeQuery("SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_xact_id()::text END")) {
             String id = rs.next() ? rs.getString(1) : null;
             return id == null ? null : Long.valueOf(id);
+        }
+    }
+
+    /** The table's size in blocks now: not part of the snapshot, but every row it sees lies in those blocks. */
+    private static long blocks(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT pg_relation_size(?::regclass) / current_setting('block_size')::bigint")) {
+            st.setString(1, table.quoted());
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 
@@ -240,8 +279,8 @@ public final class SnapshotReader implements AutoCloseable {
         CopyText parser = new CopyText();
         try {
             int index;
-            while (!closed.get() && (index = nextTable.getAndIncrement()) < tables.size()) {
-                readTable(connection, index, parser);
+            while (!closed.get() && (index = nextPart.getAndIncrement()) < parts.size()) {
+                readPart(connection, parts.get(index), parser);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -262,15 +301,16 @@ public final class SnapshotReader implements AutoCloseable {
         }
     }
 
-    private void readTable(Connection connection, int index, CopyText parser) throws SQLException, InterruptedException {
+    private void readPart(Connection connection, Part part, CopyText parser) throws SQLException, InterruptedException {
+        int index = part.table();
         SnapshotTable table = tables.get(index);
         SnapshotProgress.Counter counter = progress.counter(index);
-        counter.startNanos = System.nanoTime();
-        LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
-                table.estimatedRows() < 0 ? "no" : "~" + table.estimatedRows(), table.columns().size());
-        long nextLog = counter.startNanos + settings.progressInterval().toNanos();
-        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(copyCommands.get(index));
-        boolean continues = index == 0 && firstTableContinues;
+        if (counter.begin(System.nanoTime())) {
+            LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
+                    table.estimatedRows() < 0 ? "no" : "~" + table.estimatedRows(), table.columns().size());
+        }
+        long nextLog = System.nanoTime() + settings.progressInterval().toNanos();
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(part.copyCommand());
         SnapshotRow pending = null;
         List<SnapshotRow> rows = new ArrayList<>(batchRows);
         try {
@@ -281,8 +321,7 @@ public final class SnapshotReader implements AutoCloseable {
                 }
                 SnapshotRow row;
                 try {
-                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), pending == null && !continues, false,
-                            SnapshotRow.Marker.TRUE);
+                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), false, false, SnapshotRow.Marker.TRUE);
                 } catch (IllegalArgumentException e) {
                     throw new SnapshotException(Reason.READ_FAILED, "table " + table.name() + ": " + e.getMessage(), e);
                 }
@@ -305,12 +344,19 @@ public final class SnapshotReader implements AutoCloseable {
                 copy.cancelCopy();
             }
         }
-        if (pending != null) {
-            rows.add(new SnapshotRow(table, pending.values(), pending.firstInTable(), true, SnapshotRow.Marker.TRUE));
-            put(rows);
+        TableParts ending = tableParts.get(index);
+        // Under the table's lock, so that the row marked last is queued after every other row of the table: the
+        // other parts queued all theirs before they took the lock to end.
+        synchronized (ending) {
+            rows.addAll(ending.partEnded(pending));
+            if (!rows.isEmpty()) {
+                put(rows);
+            }
+            if (ending.done()) {
+                counter.endNanos = System.nanoTime();
+                LOG.info("Snapshot of {} finished: {}", table.name(), counter.status(counter.endNanos).describe());
+            }
         }
-        counter.endNanos = System.nanoTime();
-        LOG.info("Snapshot of {} finished: {}", table.name(), counter.status(counter.endNanos).describe());
     }
 
     /** Waits for room in the queue, giving up when the reader is closed or failed. */
@@ -382,7 +428,9 @@ public final class SnapshotReader implements AutoCloseable {
         SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST
                 : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
-        return row.withMarker(marker);
+        // Marked here, not by the readers: with a table's block ranges read at once, the row a reader reads first is
+        // not necessarily the first to reach the queue.
+        return row.withMarkers(startedTables.add(row.table().name()), marker);
     }
 
     /** True once every row was handed out by {@link #next}. */

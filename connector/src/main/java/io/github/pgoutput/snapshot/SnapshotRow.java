@@ -53,7 +53,7 @@ public record SnapshotRow(SnapshotTable table, List<String> values, boolean firs
         return key;
     }
 
-    SnapshotRow withMarker(Marker value) {
-        return new SnapshotRow(table, values, firstInTable, lastInTable, value);
+    SnapshotRow withMarkers(boolean first, Marker value) {
+        return new SnapshotRow(table, values, first, lastInTable, value);
     }
 }

@@ -34,12 +34,21 @@ public record SnapshotTable(TableName name, long relationId, List<RelationColumn
      * partitioned one, or one with a row filter, through a query.
      */
     String copyCommand() {
+        return copyCommand(null);
+    }
+
+    /**
+     * {@link #copyCommand()} limited to the rows that also meet {@code condition} (a {@link BlockRanges} range of a
+     * plain table), or every row for null.
+     */
+    String copyCommand(String condition) {
         String list = columns.stream().map(c -> quote(c.name())).collect(java.util.stream.Collectors.joining(", "));
-        if (!partitioned && rowFilter == null) {
+        if (!partitioned && rowFilter == null && condition == null) {
             return "COPY " + name.quoted() + " (" + list + ") TO STDOUT";
         }
+        String where = rowFilter == null ? condition : condition == null ? rowFilter : condition + " AND " + rowFilter;
         return "COPY (SELECT " + list + " FROM " + (partitioned ? "" : "ONLY ") + name.quoted()
-                + (rowFilter == null ? "" : " WHERE " + rowFilter) + ") TO STDOUT";
+                + (where == null ? "" : " WHERE " + where) + ") TO STDOUT";
     }
 
     private static String quote(String identifier) {

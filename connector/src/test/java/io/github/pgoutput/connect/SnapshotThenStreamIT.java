@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * while a workload inserts, updates and deletes rows in all of them; the tables rebuilt from the topics equal the
  * database afterwards, a row changed during the snapshot shows its snapshot image (op r) and then its change (op u),
  * the whole snapshot carries one {@code first} and one {@code last} marker, and the snapshot MBean reports progress
- * over the platform MBeanServer while the snapshot runs.
+ * over the platform MBeanServer while the snapshot runs. With {@code snapshot.max.threads=3} the 2-million-row table is
+ * read in three block ranges at once (the small tables after them), and still each table has one first and one last
+ * row.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotThenStreamIT {
@@ -32,7 +34,7 @@ class SnapshotThenStreamIT {
     private static final Logger log = LoggerFactory.getLogger(SnapshotThenStreamIT.class);
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final int BIG_ROWS = 2_000_000;
-    /** Changed by the test itself once the snapshot is running; read late by the snapshot (ids are read in order). */
+    /** Changed by the test itself once the snapshot is running: its snapshot image is the value before. */
     private static final long CHANGED_DURING_SNAPSHOT = 1_900_000;
 
     @RegisterExtension
@@ -51,6 +53,7 @@ class SnapshotThenStreamIT {
                 "ANALYZE big", "ANALYZE small_a", "ANALYZE small_b");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "snap_slot");
         config.remove("snapshot.mode"); // the default, initial
+        config.put(PgOutputSourceConnectorConfig.SNAPSHOT_MAX_THREADS_CONFIG, "3");
         ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 

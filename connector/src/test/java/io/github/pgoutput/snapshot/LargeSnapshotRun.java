@@ -20,9 +20,11 @@ import java.util.Locale;
  * order-independent checksum (the sum over rows of the first 60 bits of md5 of the values joined with '|'), which
  * the test compares with the same figures computed by PostgreSQL.
  *
- * <p>Arguments: host port database user table [--count-only]. With {@code --count-only} the rows are only counted
- * (the reader into nothing, for {@code bench/snapshot-benchmark.sh}). Besides the total time (slot creation, import,
- * reading) it prints the reading time alone, from the reader's start to its last row.
+ * <p>Arguments: host port database user table [--count-only] [--threads N]. With {@code --count-only} the rows are
+ * only counted (the reader into nothing, for {@code bench/snapshot-benchmark.sh}); {@code --threads} is
+ * {@code snapshot.max.threads} (default {@link SnapshotSettings#DEFAULT_MAX_THREADS}), which splits the one table into
+ * that many block ranges when it is big enough. Besides the total time (slot creation, import, reading) it prints the
+ * reading time alone, from the reader's start to its last row.
  */
 public final class LargeSnapshotRun {
 
@@ -32,7 +34,10 @@ public final class LargeSnapshotRun {
     public static void main(String[] args) throws Exception {
         ReplicationSettings settings = ReplicationSettings.builder(args[0], Integer.parseInt(args[1]), args[2], args[3], "large_slot", "pub").build();
         TableName table = TableName.parse(args[4]);
-        boolean checksumming = !(args.length > 5 && args[5].equals("--count-only"));
+        List<String> options = List.of(args).subList(5, args.length);
+        boolean checksumming = !options.contains("--count-only");
+        int threads = options.contains("--threads") ? Integer.parseInt(options.get(options.indexOf("--threads") + 1))
+                : SnapshotSettings.DEFAULT_MAX_THREADS;
         MessageDigest md5 = MessageDigest.getInstance("MD5");
         BigInteger checksum = BigInteger.ZERO;
         long count = 0;
@@ -40,7 +45,7 @@ public final class LargeSnapshotRun {
         long readStart;
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
              SnapshotReader reader = SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), List.of(table),
-                     settings.user(), SnapshotSettings.defaults())) {
+                     settings.user(), SnapshotSettings.defaults().withMaxThreads(threads))) {
             exported.close();
             readStart = System.nanoTime();
             while (!reader.finished()) {

@@ -1,0 +1,55 @@
+package io.github.pgoutput.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.replication.TableName;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TablePartsTest {
+
+    private static final SnapshotTable TABLE = new SnapshotTable(new TableName("public", "big"), 1,
+            List.of(new RelationColumn(true, "id", 23, -1)), 3, false, null);
+
+    private static SnapshotRow row(String id) {
+        return new SnapshotRow(TABLE, List.of(id), false, false, SnapshotRow.Marker.TRUE);
+    }
+
+    @Test
+    void aWholeTableQueuesItsLastRowMarkedLastWhenItEnds() {
+        TableParts parts = new TableParts(1);
+        assertThat(parts.partEnded(row("9"))).singleElement().satisfies(r -> {
+            assertThat(r.values()).containsExactly("9");
+            assertThat(r.lastInTable()).isTrue();
+        });
+        assertThat(parts.done()).isTrue();
+    }
+
+    @Test
+    void theLastRowOfTheLastPartWithRowsIsTheTablesLastEvenWhenAnEmptyPartEndsAfterIt() {
+        TableParts parts = new TableParts(3);
+        assertThat(parts.partEnded(row("1"))).as("held: a later part may end with a row").isEmpty();
+        assertThat(parts.partEnded(row("2"))).as("the earlier part's row goes, unmarked")
+                .singleElement().satisfies(r -> assertThat(r.values()).containsExactly("1"))
+                .satisfies(r -> assertThat(r.lastInTable()).isFalse());
+        assertThat(parts.done()).isFalse();
+        assertThat(parts.partEnded(null)).as("an empty last part releases the held row as the table's last")
+                .singleElement().satisfies(r -> {
+                    assertThat(r.values()).containsExactly("2");
+                    assertThat(r.lastInTable()).isTrue();
+                });
+        assertThat(parts.done()).isTrue();
+    }
+
+    @Test
+    void aTableWhosePartsAreAllEmptyQueuesNothingAndEndsOnce() {
+        TableParts parts = new TableParts(2);
+        assertThat(parts.partEnded(null)).isEmpty();
+        assertThat(parts.partEnded(null)).isEmpty();
+        assertThat(parts.done()).isTrue();
+        assertThatThrownBy(() -> parts.partEnded(null)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new TableParts(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
