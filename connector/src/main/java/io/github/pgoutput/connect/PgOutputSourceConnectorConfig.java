@@ -453,6 +453,16 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 1;
     private static final String SNAPSHOT_MAX_THREADS_DISPLAY = "Snapshot threads";
 
+    public static final String SNAPSHOT_RESUMABLE_CONFIG = "snapshot.resumable";
+    private static final String SNAPSHOT_RESUMABLE_DOC = "true: the initial snapshot reads each table in key order with "
+            + "one connection, and a snapshot interrupted by a stop, a crash or a rebalance continues after the last row "
+            + "whose record Kafka holds (the stored offset), from a new exported snapshot, instead of being taken again "
+            + "from the start; streaming then skips the changes the continued rows already contain. Every table needs a "
+            + "primary key or a replica identity index, and the slot must be the one the snapshot created. false (the "
+            + "default, as Debezium): an interrupted snapshot is taken again, with snapshot.max.threads connections. "
+            + "Always on with exactly.once.support=required.";
+    private static final String SNAPSHOT_RESUMABLE_DISPLAY = "Resumable snapshot";
+
     public static final String SNAPSHOT_INCLUDE_LIST_CONFIG = "snapshot.include.list";
     private static final String SNAPSHOT_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
             + "whole schema.table name, narrowing the snapshot to some of the captured tables. Empty: all captured "
@@ -712,6 +722,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SNAPSHOT_MAX_THREADS_CONFIG, Type.INT, SNAPSHOT_MAX_THREADS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, SNAPSHOT_MAX_THREADS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
                 SNAPSHOT_MAX_THREADS_DISPLAY);
+        def.define(SNAPSHOT_RESUMABLE_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, SNAPSHOT_RESUMABLE_DOC, GROUP_SNAPSHOT,
+                ++order, Width.SHORT, SNAPSHOT_RESUMABLE_DISPLAY);
         def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.LOW, SNAPSHOT_INCLUDE_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
                 SNAPSHOT_INCLUDE_LIST_DISPLAY);
@@ -865,6 +877,14 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public boolean exactlyOnceRequired() {
         Object value = originals().get(PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG);
         return value != null && value.toString().trim().equalsIgnoreCase("required");
+    }
+
+    /**
+     * Whether the initial snapshot is resumable ({@code snapshot.resumable}, always with
+     * {@link #exactlyOnceRequired()}): read in key order and continued after an interruption instead of taken again.
+     */
+    public boolean snapshotResumable() {
+        return getBoolean(SNAPSHOT_RESUMABLE_CONFIG) || exactlyOnceRequired();
     }
 
     public boolean slotFailover() {

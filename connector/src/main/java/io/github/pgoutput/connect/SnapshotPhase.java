@@ -99,7 +99,7 @@ final class SnapshotPhase implements AutoCloseable {
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
         try {
-            return InitialSnapshot.plan(settings, config.snapshotMode(), storedOffset(stored), config.exactlyOnceRequired());
+            return InitialSnapshot.plan(settings, config.snapshotMode(), storedOffset(stored), config.snapshotResumable());
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
                 // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself, and
@@ -135,7 +135,7 @@ final class SnapshotPhase implements AutoCloseable {
                                boolean takenAgain, AcknowledgementTracker tracker, Map<String, ?> partition) throws SQLException {
         InitialSnapshot snapshot = InitialSnapshot.start(settings, plan, temporary,
                 t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings(config, settings),
-                SLOT_CREATION_TIMEOUT, config.exactlyOnceRequired());
+                SLOT_CREATION_TIMEOUT, config.snapshotResumable());
         // A resumed snapshot continues one whose rows stay in Kafka: no truncate records before its rows.
         return new SnapshotPhase(snapshot, tracker, partition, takenAgain && plan.resumeFrom() == null);
     }

@@ -184,6 +184,10 @@ public final class InitialSnapshot implements AutoCloseable {
     private static InitialSnapshot startResumable(ReplicationSettings settings, SnapshotPlan plan, boolean temporary, List<TableName> tables,
                                                   SnapshotSettings snapshotSettings, Duration slotCreationTimeout) throws SQLException {
         String fingerprint = ResumableProgress.fingerprint(tables);
+        if (snapshotSettings.maxThreads() > 1) {
+            log.info("The snapshot is resumable, so it reads the tables one after another in key order with one connection:"
+                    + " snapshot.max.threads={} applies to a snapshot that is not resumable", snapshotSettings.maxThreads());
+        }
         StoredOffset.SnapshotInProgress resumeFrom = plan.resumeFrom();
         if (resumeFrom == null) {
             ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, slotCreationTimeout);
@@ -201,7 +205,7 @@ public final class InitialSnapshot implements AutoCloseable {
         }
         StoredOffset.Progress progress = resumeFrom.progress();
         if (!progress.tables().equals(fingerprint)) {
-            throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the interrupted exactly-once snapshot read another"
+            throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the interrupted resumable snapshot read another"
                     + " list of tables (fingerprint " + progress.tables() + ") than the publication and the include lists give now ("
                     + fingerprint + ": " + tables + "), so it cannot be resumed where it stopped. Restore the publication's tables and"
                     + " the include lists as they were, or reset the connector's offsets (DELETE /connectors/<name>/offsets while it"
@@ -255,7 +259,7 @@ public final class InitialSnapshot implements AutoCloseable {
         }
         if (!ResumableProgress.fingerprint(tables).equals(fingerprint)) {
             throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the stored offset says streaming must still skip the"
-                    + " changes a resumed exactly-once snapshot contains, but its list of tables (fingerprint " + fingerprint + ") is"
+                    + " changes a resumed snapshot contains, but its list of tables (fingerprint " + fingerprint + ") is"
                     + " not the one the publication and the include lists give now (" + ResumableProgress.fingerprint(tables) + ": "
                     + tables + "). Restore the publication's tables and the include lists until the stream has passed "
                     + resumes.get(resumes.size() - 1).readAt());

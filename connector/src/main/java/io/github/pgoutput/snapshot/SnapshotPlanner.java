@@ -132,7 +132,7 @@ public final class SnapshotPlanner {
         if (mode == SnapshotMode.WHEN_NEEDED) {
             return null;
         }
-        throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted exactly-once snapshot cannot be resumed: " + problem
+        throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted resumable snapshot cannot be resumed: " + problem
                 + ", so the changes made since the snapshot began cannot be streamed to the rows it has emitted. Set"
                 + " snapshot.mode=when_needed to take the snapshot again from the start (its rows then reach Kafka a second time),"
                 + " or reset the connector's offsets (DELETE /connectors/<name>/offsets while it is stopped) and drop the slot"

@@ -61,8 +61,8 @@ public record TableKey(TableName table, List<Column> columns) {
                 rs.next();
                 if (!rs.getBoolean(2)) {
                     throw new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no primary key (or replica identity"
-                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so an exactly-once snapshot"
-                            + " (exactly.once.support=required) cannot read it in an order it could resume in after a crash. Give it a"
+                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so a resumable snapshot"
+                            + " (snapshot.resumable=true, or exactly.once.support=required) cannot read it in an order it could resume in after a crash. Give it a"
                             + " primary key, or ALTER TABLE " + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>,"
                             + " or leave it out of the snapshot with snapshot.include.list");
                 }
@@ -88,7 +88,8 @@ public record TableKey(TableName table, List<Column> columns) {
         }
         if (columns.isEmpty()) {
             throw new SnapshotException(Reason.NOT_RESUMABLE, "the publication's column list for table " + table.name()
-                    + " leaves out its key columns, so an exactly-once snapshot cannot read it in key order; publish the key columns");
+                    + " leaves out its key columns, so a resumable snapshot (snapshot.resumable=true, or exactly.once.support=required) cannot read it in key order;"
+                    + " publish the key columns");
         }
         return new TableKey(table.name(), columns);
     }

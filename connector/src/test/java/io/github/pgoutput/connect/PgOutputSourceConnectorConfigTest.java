@@ -130,9 +130,19 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(config.spillDatabaseSchema()).isEqualTo("kafka_connect_pgoutput");
         assertThat(config.snapshotMode()).isEqualTo(SnapshotMode.INITIAL);
         assertThat(config.snapshotMaxThreads()).isEqualTo(1);
+        assertThat(config.snapshotResumable()).as("an interrupted snapshot is taken again, as Debezium's").isFalse();
         assertThat(config.snapshotIncludeList()).isEmpty();
         assertThat(config.maxBatchSize()).isEqualTo(2048);
         assertThat(config.maxQueueSize()).isEqualTo(8192);
+    }
+
+    @Test
+    void theSnapshotIsResumableWhenAskedForAndAlwaysWhenExactlyOnceIsRequired() {
+        assertThat(new PgOutputSourceConnectorConfig(with("snapshot.resumable", "true")).snapshotResumable()).isTrue();
+        assertThat(new PgOutputSourceConnectorConfig(with("exactly.once.support", "required")).snapshotResumable()).isTrue();
+        assertThat(new PgOutputSourceConnectorConfig(with("exactly.once.support", "required", "snapshot.resumable", "false"))
+                .snapshotResumable()).as("exactly-once needs the resumable snapshot").isTrue();
+        assertThat(new PgOutputSourceConnectorConfig(with("exactly.once.support", "requested")).snapshotResumable()).isFalse();
     }
 
     @Test
