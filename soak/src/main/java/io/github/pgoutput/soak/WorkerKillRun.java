@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * <p>Options: {@code --rows N} (1000000), {@code --modes alo,eosp,eosc}, {@code --runs N} (3), {@code --heap 3g},
  * {@code --timeout 600s}, {@code --no-kill} (measure the uninterrupted delivery instead), {@code --snapshot} (the rows
  * are in the table before the connector starts and come with its snapshot, {@code snapshot.mode=initial}, so the kill
- * lands in the snapshot), and repeatable
+ * lands in the snapshot), {@code --incremental} (the same rows, read by an incremental snapshot that a signal-table
+ * row starts while the connector streams), and repeatable
  * {@code --worker key=value} and {@code --connector key=value} overrides.
  */
 public final class WorkerKillRun {
@@ -32,7 +33,7 @@ public final class WorkerKillRun {
         int runs = 3;
         String heap = "3g";
         boolean kill = true;
-        boolean snapshot = false;
+        WorkerKillScenario.RowSource source = WorkerKillScenario.RowSource.STREAMED_TRANSACTION;
         Duration timeout = Duration.ofSeconds(600);
         List<DeliveryGuarantee> modes = List.of(DeliveryGuarantee.values());
         Map<String, String> worker = new LinkedHashMap<>();
@@ -46,7 +47,8 @@ public final class WorkerKillRun {
                     case "--heap" -> heap = args[++i];
                     case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(args[++i].replaceAll("s$", "")));
                     case "--no-kill" -> kill = false;
-                    case "--snapshot" -> snapshot = true;
+                    case "--snapshot" -> source = WorkerKillScenario.RowSource.INITIAL_SNAPSHOT;
+                    case "--incremental" -> source = WorkerKillScenario.RowSource.INCREMENTAL_SNAPSHOT;
                     case "--modes" -> modes = List.of(args[++i].split(",")).stream().map(DeliveryGuarantee::of).toList();
                     case "--worker" -> put(worker, args[++i]);
                     case "--connector" -> put(connector, args[++i]);
@@ -55,7 +57,7 @@ public final class WorkerKillRun {
             }
         } catch (RuntimeException e) {
             System.err.println("worker-kill: " + e.getMessage() + " (options: --rows N --runs N --modes alo,eosp,eosc"
-                    + " --heap 3g --timeout 600s --no-kill --snapshot --worker k=v --connector k=v)");
+                    + " --heap 3g --timeout 600s --no-kill --snapshot --incremental --worker k=v --connector k=v)");
             System.exit(2);
             return;
         }
@@ -71,7 +73,7 @@ public final class WorkerKillRun {
             scenario.start();
             for (int run = 0; run < runs; run++) {
                 for (DeliveryGuarantee mode : modes) {
-                    WorkerKillScenario.Result result = scenario.run(mode, rows, kill, Map.of(), snapshot);
+                    WorkerKillScenario.Result result = scenario.run(mode, rows, kill, Map.of(), source);
                     log.accept(result.line());
                     results.computeIfAbsent(mode, m -> new ArrayList<>()).add(result);
                     passed &= mode.exactlyOnce() ? result.exact() : result.lost() == 0;

@@ -165,15 +165,34 @@ final class WorkerKillScenario implements AutoCloseable {
      */
     Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides, boolean snapshot)
             throws Exception {
+        return run(guarantee, rows, kill, connectorOverrides, snapshot ? RowSource.INITIAL_SNAPSHOT : RowSource.STREAMED_TRANSACTION);
+    }
+
+    /** How a run's rows reach Kafka. */
+    enum RowSource {
+        /** Inserted in one transaction, which PostgreSQL streams before its commit. */
+        STREAMED_TRANSACTION,
+        /** In the table before the connector starts, read by its initial snapshot. */
+        INITIAL_SNAPSHOT,
+        /**
+         * In the table before the connector starts, which streams ({@code snapshot.mode=no_data}); an
+         * {@code execute-snapshot} row in the run's signal table then has them read by an incremental snapshot.
+         */
+        INCREMENTAL_SNAPSHOT
+    }
+
+    /** {@link #run(DeliveryGuarantee, int, boolean, Map)} with the rows coming from {@code source}. */
+    Result run(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides, RowSource source)
+            throws Exception {
         keepFiles = true;
-        Result result = runOnce(guarantee, rows, kill, connectorOverrides, snapshot);
+        Result result = runOnce(guarantee, rows, kill, connectorOverrides, source);
         keepFiles = guarantee.exactlyOnce() ? !result.exact() : result.lost() != 0;
         return result;
     }
 
     private Result runOnce(DeliveryGuarantee guarantee, int rows, boolean kill, Map<String, String> connectorOverrides,
-                           boolean snapshot) throws Exception {
-        Names names = begin(guarantee, rows, connectorOverrides, snapshot);
+                           RowSource source) throws Exception {
+        Names names = begin(guarantee, rows, connectorOverrides, source);
         String name = names.connector();
         String topic = names.topic();
         KeyTally tally = new KeyTally(rows);
@@ -181,9 +200,12 @@ final class WorkerKillScenario implements AutoCloseable {
         try (ReadCommittedWatcher watcher = new ReadCommittedWatcher(bootstrap(), topic, tally);
              KafkaConsumer<byte[], byte[]> uncommitted = uncommittedReader()) {
             watcher.start();
-            if (!snapshot) {
+            if (source == RowSource.STREAMED_TRANSACTION) {
                 // ~150 bytes a row: with logical_decoding_work_mem=64kB the server streams the transaction as it runs.
                 insertRows(names.table(), rows);
+            } else if (source == RowSource.INCREMENTAL_SNAPSHOT) {
+                execute("INSERT INTO " + names.signalTable() + " VALUES ('kill-" + names.table() + "', 'execute-snapshot',"
+                        + " '{\"data-collections\": [\"public." + names.table() + "\"], \"type\": \"incremental\"}')");
             }
             await("the first record in " + topic + "'s log", () ->
                     ReadCommittedWatcher.endOffsets(uncommitted, topic).values().iterator().next() > 0);
@@ -297,7 +319,7 @@ final class WorkerKillScenario implements AutoCloseable {
     }
 
     /** The names of one run's table, publication, slot, connector and topic. */
-    private record Names(String table, String publication, String slot, String connector, String topic) {
+    private record Names(String table, String publication, String slot, String connector, String topic, String signalTable) {
     }
 
     private void insertRows(String table, int rows) throws SQLException {
@@ -305,29 +327,40 @@ final class WorkerKillScenario implements AutoCloseable {
     }
 
     private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides) throws Exception {
-        return begin(guarantee, rows, connectorOverrides, false);
+        return begin(guarantee, rows, connectorOverrides, RowSource.STREAMED_TRANSACTION);
     }
 
     /**
-     * Creates the run's table, publication and topic, starts the connector and waits until it streams; with
-     * {@code snapshot} fills the table first and starts the connector with a snapshot, without waiting (the slot is
-     * not active while the snapshot is read).
+     * Creates the run's table, publication and topic, starts the connector and waits until it streams; for an initial
+     * snapshot fills the table first and starts the connector with a snapshot, without waiting (the slot is not
+     * active while the snapshot is read); for an incremental snapshot fills the table and creates the signal table
+     * (Debezium's columns, in the publication) first.
      */
-    private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides, boolean snapshot)
+    private Names begin(DeliveryGuarantee guarantee, int rows, Map<String, String> connectorOverrides, RowSource source)
             throws Exception {
         int index = ++runs;
         String name = "kill-" + guarantee.id + "-" + index;
         String table = "rows_" + guarantee.id + "_" + index;
         Names names = new Names(table, "kill_pub_" + guarantee.id + "_" + index, "kill_" + guarantee.id + "_" + index,
-                name, name + ".public." + table);
+                name, name + ".public." + table, "signals_" + guarantee.id + "_" + index);
         ensureWorker(guarantee);
         execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY, payload text NOT NULL)",
-                "CREATE PUBLICATION " + names.publication() + " FOR TABLE " + table);
+                "CREATE TABLE " + names.signalTable() + " (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))",
+                "CREATE PUBLICATION " + names.publication() + " FOR TABLE " + table + ", " + names.signalTable());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             // One partition: the read_committed end offset then says how much of the transaction is visible.
             admin.createTopics(List.of(new NewTopic(names.topic(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
-        if (snapshot) {
+        if (source == RowSource.INCREMENTAL_SNAPSHOT) {
+            insertRows(table, rows);
+            Map<String, String> overrides = new TreeMap<>(Map.of("signal.data.collection", "public." + names.signalTable()));
+            overrides.putAll(connectorOverrides);
+            new ConnectorRegistration(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
+                    overrides));
+            await("slot " + names.slot() + " active", () -> slotActive(names.slot()));
+            return names;
+        }
+        if (source == RowSource.INITIAL_SNAPSHOT) {
             insertRows(table, rows);
             Map<String, String> overrides = new TreeMap<>(Map.of("snapshot.mode", "initial"));
             overrides.putAll(connectorOverrides);
@@ -346,7 +379,7 @@ final class WorkerKillScenario implements AutoCloseable {
         new ConnectorRegistration(rest()).delete(names.connector());
         await("slot " + names.slot() + " released", () -> !slotActive(names.slot()));
         execute("SELECT pg_drop_replication_slot('" + names.slot() + "')", "DROP TABLE " + names.table(),
-                "DROP PUBLICATION " + names.publication());
+                "DROP TABLE " + names.signalTable(), "DROP PUBLICATION " + names.publication());
     }
 
     private ObjectNode connectorConfig(DeliveryGuarantee guarantee, String name, String slot, String publication,
