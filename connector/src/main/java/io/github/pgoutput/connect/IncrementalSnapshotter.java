@@ -455,7 +455,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     /** The records of a poll were handed to Connect: a later failure goes back to what they say. */
-    void handedOver(List<SourceRecord> records) {
+    void handedOver() {
         handedState = state;
         handedMarks = marks;
         if (newTables != null) {

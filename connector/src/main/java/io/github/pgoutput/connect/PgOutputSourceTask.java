@@ -414,7 +414,7 @@ public class PgOutputSourceTask extends SourceTask {
         batch.clear();
         transactions.handedOver(handedOver);
         if (incremental != null) {
-            incremental.handedOver(handedOver);
+            incremental.handedOver();
         }
         return handedOver;
     }
@@ -583,11 +583,7 @@ public class PgOutputSourceTask extends SourceTask {
             incrementalMetrics.unregister();
         }
         if (incremental != null) {
-            try {
-                incremental.close();
-            } catch (RuntimeException e) {
-                log.warn("Slot {}: closing the incremental snapshot's connections failed: {}", config.slotName(), e.getMessage());
-            }
+            closeQuietly(incremental::close, "the incremental snapshot's connections");
             incremental = null;
         }
         if (metrics != null) {
@@ -597,12 +593,17 @@ public class PgOutputSourceTask extends SourceTask {
             pipeline.close();
         }
         if (spill != null) {
-            try {
-                spill.close();
-            } catch (RuntimeException e) {
-                log.warn("Slot {}: closing the transaction spill failed: {}", config.slotName(), e.getMessage());
-            }
+            closeQuietly(spill::close, "the transaction spill");
             spill = null;
+        }
+    }
+
+    /** Stopping goes on when one part fails to close: the others still hold connections and files. */
+    private void closeQuietly(Runnable close, String what) {
+        try {
+            close.run();
+        } catch (RuntimeException e) {
+            log.warn("Slot {}: closing {} failed: {}", config.slotName(), what, e.getMessage());
         }
     }
 

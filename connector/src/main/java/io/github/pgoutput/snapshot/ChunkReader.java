@@ -165,13 +165,7 @@ public final class ChunkReader implements AutoCloseable {
         }
         SnapshotTables.requireSelectPrivilege(c, List.of(table), settings.user());
         SnapshotTable described = SnapshotTables.describe(c, table, settings.publicationName());
-        TableKey key;
-        try {
-            key = TableKey.of(c, described);
-        } catch (SnapshotException e) {
-            throw new SnapshotException(e.reason(), "table " + table + " has no primary key (or REPLICA IDENTITY USING INDEX) to"
-                    + " read it in chunks by, so an incremental snapshot cannot read it; give it a primary key", e);
-        }
+        TableKey key = TableKey.of(c, described, TableKey.Reader.INCREMENTAL_SNAPSHOT);
         if (described.equals(cachedTable)) {
             described = cachedTable;
         }

@@ -154,7 +154,8 @@ public final class ResumedRows implements AutoCloseable {
     private TableKey key(TableName table) throws SQLException {
         TableKey key = keys.get(table);
         if (key == null) {
-            key = TableKey.of(connection(), SnapshotTables.describe(connection(), table, publication));
+            key = TableKey.of(connection(), SnapshotTables.describe(connection(), table, publication),
+                    TableKey.Reader.RESUMABLE_SNAPSHOT);
             keys.put(table, key);
         }
         return key;

@@ -166,7 +166,7 @@ public final class SnapshotReader implements AutoCloseable {
                 described.add(table);
                 if (keyOrder != null) {
                     List<String> after = index == 0 ? keyOrder.firstTableAfter() : List.of();
-                    parts.add(new Part(index, TableKey.of(first, table).orderedCopy(table, after)));
+                    parts.add(new Part(index, TableKey.of(first, table, TableKey.Reader.RESUMABLE_SNAPSHOT).orderedCopy(table, after)));
                     continue;
                 }
                 List<String> ranges = table.partitioned() || settings.maxThreads() == 1 ? List.of()

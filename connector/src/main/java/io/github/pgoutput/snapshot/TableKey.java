@@ -37,6 +37,23 @@ public record TableKey(TableName table, List<Column> columns) {
         }
     }
 
+    /** What reads a table in key order, as a message about a table without a usable key names it and the way out. */
+    enum Reader {
+        RESUMABLE_SNAPSHOT("a resumable snapshot (snapshot.resumable=true, or exactly.once.support=required)",
+                "in an order it could resume in after a crash", "or leave it out of the snapshot with snapshot.include.list"),
+        INCREMENTAL_SNAPSHOT("an incremental snapshot", "in chunks by key", "or leave it out of the signal's data-collections");
+
+        private final String description;
+        private final String how;
+        private final String wayOut;
+
+        Reader(String description, String how, String wayOut) {
+            this.description = description;
+            this.how = how;
+            this.wayOut = wayOut;
+        }
+    }
+
     public TableKey {
         Objects.requireNonNull(table, "table");
         columns = List.copyOf(columns);
@@ -48,11 +65,12 @@ public record TableKey(TableName table, List<Column> columns) {
     /**
      * The key of {@code table} as of the reader's snapshot.
      *
+     * @param reader what needs the key, for the message
      * @throws SnapshotException {@link Reason#NOT_RESUMABLE} when the table's replica identity is not a unique key
      *                           (no primary key, REPLICA IDENTITY FULL or NOTHING): its rows have no order a resumed
      *                           read could continue in
      */
-    static TableKey of(Connection sql, SnapshotTable table) throws SQLException {
+    static TableKey of(Connection sql, SnapshotTable table, Reader reader) throws SQLException {
         try (PreparedStatement st = sql.prepareStatement("SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid"
                 + " AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)))"
                 + " FROM pg_class c WHERE c.oid = ?::regclass")) {
@@ -61,10 +79,9 @@ public record TableKey(TableName table, List<Column> columns) {
                 rs.next();
                 if (!rs.getBoolean(2)) {
                     throw new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no primary key (or replica identity"
-                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so a resumable snapshot"
-                            + " (snapshot.resumable=true, or exactly.once.support=required) cannot read it in an order it could resume in after a crash. Give it a"
-                            + " primary key, or ALTER TABLE " + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>,"
-                            + " or leave it out of the snapshot with snapshot.include.list");
+                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so " + reader.description + " cannot read"
+                            + " it " + reader.how + ". Give it a primary key, or ALTER TABLE "
+                            + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>, " + reader.wayOut);
                 }
             }
         }
@@ -88,8 +105,8 @@ public record TableKey(TableName table, List<Column> columns) {
         }
         if (columns.isEmpty()) {
             throw new SnapshotException(Reason.NOT_RESUMABLE, "the publication's column list for table " + table.name()
-                    + " leaves out its key columns, so a resumable snapshot (snapshot.resumable=true, or exactly.once.support=required) cannot read it in key order;"
-                    + " publish the key columns");
+                    + " leaves out its key columns, so " + reader.description + " cannot read it in key order; publish the key"
+                    + " columns, " + reader.wayOut);
         }
         return new TableKey(table.name(), columns);
     }

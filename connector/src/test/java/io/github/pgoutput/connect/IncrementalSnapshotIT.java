@@ -83,10 +83,7 @@ class IncrementalSnapshotIT {
         config.put("signal.data.collection", "public.dbz_signal");
         config.put("incremental.snapshot.chunk.size", Integer.toString(CHUNK));
         ObjectName mbean = IncrementalSnapshotMetrics.objectName(name, 0);
-        connect.configureConnector(name, config);
-        connect.awaitRunning(name, 1, WAIT);
-        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
-                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'incr_table_slot' AND active").isEmpty());
+        startStreaming(db, name, config, "incr_table_slot");
 
         try (ChangeWorkload workload = workload(db)) {
             ConnectWorkerCluster.awaitCondition(WAIT, "workload running", () -> workload.transactions() > 50);
@@ -142,10 +139,7 @@ class IncrementalSnapshotIT {
         config.put("read.only", "true");
         config.put("incremental.snapshot.chunk.size", Integer.toString(CHUNK));
         ObjectName mbean = IncrementalSnapshotMetrics.objectName(name, 0);
-        connect.configureConnector(name, config);
-        connect.awaitRunning(name, 1, WAIT);
-        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
-                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'incr_kafka_slot' AND active").isEmpty());
+        startStreaming(db, name, config, "incr_kafka_slot");
 
         try (ChangeWorkload workload = workload(db)) {
             ConnectWorkerCluster.awaitCondition(WAIT, "workload running", () -> workload.transactions() > 50);
@@ -250,10 +244,7 @@ class IncrementalSnapshotIT {
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, "incr_msg_slot");
         config.put("signal.enabled.channels", "message");
         config.put("message.prefix.exclude.list", "pgoutput-signal");
-        connect.configureConnector(name, config);
-        connect.awaitRunning(name, 1, WAIT);
-        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
-                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'incr_msg_slot' AND active").isEmpty());
+        startStreaming(db, name, config, "incr_msg_slot");
 
         // The sender has no privilege to write anything, in a read-only transaction: a non-transactional message.
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), role, "");
@@ -307,10 +298,7 @@ class IncrementalSnapshotIT {
         config.put("signal.data.collection", "public.dbz_signal");
         config.put("incremental.snapshot.chunk.size", "100");
         ObjectName mbean = IncrementalSnapshotMetrics.objectName(name, 0);
-        connect.configureConnector(name, config);
-        connect.awaitRunning(name, 1, WAIT);
-        ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () ->
-                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'incr_stop_slot' AND active").isEmpty());
+        startStreaming(db, name, config, "incr_stop_slot");
 
         db.execute("INSERT INTO dbz_signal VALUES ('s1', 'execute-snapshot', '{\"data-collections\": [\"public.big\", \"public.other\"],"
                 + " \"additional-conditions\": [{\"data-collection\": \"public.other\", \"filter\": \"id <= 10\"}]}')");
@@ -330,5 +318,13 @@ class IncrementalSnapshotIT {
             assertThat(other.ops("r")).as("the other table, under its additional condition").isEqualTo(10);
         }
         connect.deleteConnector(name);
+    }
+
+    /** Configures the connector and waits until its task streams (its slot active), so that a signal sent now is read. */
+    private static void startStreaming(PostgresDatabase db, String name, Map<String, String> config, String slot) {
+        connect.configureConnector(name, config);
+        connect.awaitRunning(name, 1, WAIT);
+        ConnectWorkerCluster.awaitCondition(WAIT, "slot " + slot + " active", () ->
+                !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
     }
 }

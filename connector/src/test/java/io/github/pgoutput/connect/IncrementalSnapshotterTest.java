@@ -132,7 +132,7 @@ class IncrementalSnapshotterTest {
         for (int i = 0; i < polls; i++) {
             List<SourceRecord> out = new ArrayList<>();
             boolean idle = emitter.fill(out, batch);
-            snapshotter.handedOver(out);
+            snapshotter.handedOver();
             all.addAll(out);
             if (idle && out.isEmpty()) {
                 break;
@@ -244,7 +244,7 @@ class IncrementalSnapshotterTest {
                 transaction(10, 0x5000, signal("s1", "execute-snapshot", EXECUTE))));
         List<SourceRecord> first = new ArrayList<>();
         emitter.fill(first, 3);
-        snapshotter.handedOver(first);
+        snapshotter.handedOver();
         assertThat(first).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals", "r1:incremental", "r2:incremental");
 
         List<SourceRecord> lost = new ArrayList<>();

@@ -1,10 +1,7 @@
 package io.github.pgoutput.connect.metrics;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.function.LongSupplier;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import org.slf4j.Logger;
@@ -43,40 +40,21 @@ public final class IncrementalSnapshotMetrics implements IncrementalSnapshotMetr
 
     /** The object name {@code io.github.pgoutput:type=incremental-snapshot,connector=<connector>,task=<task>}. */
     public static ObjectName objectName(String connector, int task) {
-        try {
-            return new ObjectName("io.github.pgoutput:type=incremental-snapshot,connector=" + ObjectName.quote(connector) + ",task=" + task);
-        } catch (JMException e) {
-            throw new IllegalArgumentException("no JMX object name for connector '" + connector + "': " + e.getMessage(), e);
-        }
+        return TaskMBeans.name("incremental-snapshot", connector, task);
     }
 
     /** Registers on the platform MBean server, replacing one left by an earlier task of the same name. */
     public IncrementalSnapshotMetrics register(String connector, int task) {
         ObjectName objectName = objectName(connector, task);
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        try {
-            if (server.isRegistered(objectName)) {
-                server.unregisterMBean(objectName);
-            }
-            server.registerMBean(this, objectName);
+        if (TaskMBeans.register(this, objectName)) {
             name = objectName;
-        } catch (JMException e) {
-            log.warn("Incremental snapshot metrics {} not registered: {}", objectName, e.getMessage());
         }
         return this;
     }
 
     public void unregister() {
-        if (name == null) {
-            return;
-        }
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(name)) {
-                server.unregisterMBean(name);
-            }
-        } catch (JMException e) {
-            log.debug("Incremental snapshot metrics {} not unregistered: {}", name, e.getMessage());
+        if (name != null) {
+            TaskMBeans.unregister(name);
         }
     }
 

@@ -1,21 +1,14 @@
 package io.github.pgoutput.connect.metrics;
 
-import java.lang.management.ManagementFactory;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.github.pgoutput.snapshot.SnapshotProgress;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The task's {@link SnapshotMetricsMBean}, reading a {@link SnapshotProgress} the task hands over when the snapshot
  * starts. Thread-safe: JMX reads from its own threads, the task sets the progress from the poll thread.
  */
 public final class SnapshotMetrics implements SnapshotMetricsMBean {
-
-    private static final Logger log = LoggerFactory.getLogger(SnapshotMetrics.class);
 
     private final ObjectName name;
     private volatile SnapshotProgress progress;
@@ -28,37 +21,18 @@ public final class SnapshotMetrics implements SnapshotMetricsMBean {
 
     /** The object name {@code io.github.pgoutput:type=snapshot,connector=<connector>,task=<task>}. */
     public static ObjectName objectName(String connector, int task) {
-        try {
-            return new ObjectName("io.github.pgoutput:type=snapshot,connector=" + ObjectName.quote(connector) + ",task=" + task);
-        } catch (JMException e) {
-            throw new IllegalArgumentException("no JMX object name for connector '" + connector + "': " + e.getMessage(), e);
-        }
+        return TaskMBeans.name("snapshot", connector, task);
     }
 
     /** Registers the MBean on the platform MBean server, replacing one left by an earlier task of the same name. */
     public static SnapshotMetrics register(String connector, int task) {
         SnapshotMetrics metrics = new SnapshotMetrics(objectName(connector, task));
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        try {
-            if (server.isRegistered(metrics.name)) {
-                server.unregisterMBean(metrics.name);
-            }
-            server.registerMBean(metrics, metrics.name);
-        } catch (JMException e) {
-            log.warn("Snapshot metrics {} not registered: {}", metrics.name, e.getMessage());
-        }
+        TaskMBeans.register(metrics, metrics.name);
         return metrics;
     }
 
     public void unregister() {
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(name)) {
-                server.unregisterMBean(name);
-            }
-        } catch (JMException e) {
-            log.debug("Snapshot metrics {} not unregistered: {}", name, e.getMessage());
-        }
+        TaskMBeans.unregister(name);
     }
 
     public void started(SnapshotProgress snapshot, long startedNanos) {

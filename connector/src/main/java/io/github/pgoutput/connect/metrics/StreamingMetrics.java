@@ -1,19 +1,12 @@
 package io.github.pgoutput.connect.metrics;
 
-import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.concurrent.atomic.LongAdder;
 
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.InstanceNotFoundException;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.pgoutput.Lsn;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The values behind {@link StreamingMetricsMXBean}. The task's poll thread writes them (plain volatile stores and
@@ -21,8 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamingMetrics implements StreamingMetricsMXBean {
 
-    private static final Logger log = LoggerFactory.getLogger(StreamingMetrics.class);
-    static final String DOMAIN = "io.github.pgoutput";
     private static final long RATE_MIN_INTERVAL_NANOS = 1_000_000_000L;
 
     private final ObjectName name;
@@ -47,11 +38,7 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
     private double lastRate;
 
     public StreamingMetrics(String connector, int task) {
-        try {
-            name = new ObjectName(DOMAIN + ":type=streaming,connector=" + ObjectName.quote(connector) + ",task=" + task);
-        } catch (JMException e) {
-            throw new IllegalArgumentException("connector name '" + connector + "' gives no valid JMX object name", e);
-        }
+        name = TaskMBeans.name("streaming", connector, task);
     }
 
     static ObjectName objectName(String connector, int task) {
@@ -64,27 +51,11 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
 
     /** Registers with the platform MBean server, replacing a leftover registration of a task that did not stop. */
     public void register() {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        try {
-            try {
-                server.registerMBean(this, name);
-            } catch (InstanceAlreadyExistsException e) {
-                server.unregisterMBean(name);
-                server.registerMBean(this, name);
-            }
-        } catch (JMException e) {
-            log.warn("Registering the streaming metrics {} failed: {}", name, e.getMessage());
-        }
+        TaskMBeans.register(this, name);
     }
 
     public void unregister() {
-        try {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-        } catch (InstanceNotFoundException e) {
-            // Not registered (registration failed, or stop ran twice): nothing to release.
-        } catch (JMException e) {
-            log.warn("Unregistering the streaming metrics {} failed: {}", name, e.getMessage());
-        }
+        TaskMBeans.unregister(name);
     }
 
     public void deliveryEmitted(Delivery delivery) {
