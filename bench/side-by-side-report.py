@@ -127,21 +127,28 @@ def write(results, doc):
            "* **W6** starts when the `execute-snapshot` message (key = the connector's topic prefix) is acknowledged by the",
            "  broker, on a connector streaming for 10 s (`signal.enabled.channels=kafka`, `read.only=true`, chunks of 1,024 rows",
            "  for both); it ends when the topic holds one record per row.",
+           "* **Connect ceiling** (issue 19): `bench/connect-ceiling`, a source connector on a fresh worker like the others",
+           "  that reads nothing and emits the same number of records, our own (`op=r` records of the bench table built",
+           "  once by our record builder, 4,096 distinct ones in turn, with the `pg.snapshot` headers and an offset), as fast",
+           "  as the worker takes them: what the worker, the JSON converter and the producer allow for exactly these",
+           "  records. Ours ÷ ceiling is the share of it our connector reaches.",
            "* **producer**: `org.apache.kafka.tools.ProducerPerformance` (kafka-tools 4.1.1), min(events, 1,000,000)",
            "  records of our records' average size (key + value), with the producer settings Connect forces on source",
            "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
            ""]
     metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
-    out += ["| Workload | Heap | Runs | Ours events/s | Debezium events/s | Ours ÷ Debezium (per run) | PG emission or COPY, events/s | Ours ÷ PG | Producer records/s (bytes) | Commit → last, ours s | Commit → last, Debezium s | Peak RSS ours MiB | Peak RSS Debezium MiB |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out += ["| Workload | Heap | Runs | Ours events/s | Debezium events/s | Ours ÷ Debezium (per run) | Connect ceiling events/s | Ours ÷ ceiling | PG emission or COPY, events/s | Ours ÷ PG | Producer records/s (bytes) | Commit → last, ours s | Commit → last, Debezium s | Peak RSS ours MiB | Peak RSS Debezium MiB |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     summary = {}
     for (w, h) in pairs:
         legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
         lims = [r for r in rows if r.get("kind") == "limit" and r["workload"] == w and r["heap"] == h]
         ours = [r for r in legs if r["contender"] == "ours"]
         dbz = [r for r in legs if r["contender"] == "dbz"]
+        ceiling = [r for r in legs if r["contender"] == "ceiling"]
         o_rate = [r["events_per_s"] for r in ours]
         d_rate = [r["events_per_s"] for r in dbz]
+        c_rate = [r["events_per_s"] for r in ceiling]
         per_run = []
         for o in ours:
             d = next((d for d in dbz if d["run"] == o["run"]), None)
@@ -157,10 +164,11 @@ def write(results, doc):
         events = legs[0]["events"] if legs else 0
         out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {span(o_rate, rate)} | {span(d_rate, rate)} | "
                    f"**{ratio(med(o_rate), med(d_rate))}** ({', '.join(f'{x:.2f}' for x in per_run) or '–'}) | "
+                   f"{span(c_rate, rate)} | {ratio(med(o_rate), med(c_rate))} | "
                    f"{span(pg, rate)} ({'COPY' if w in READS_TABLE else 'pg_recvlogical'}) | {ratio(med(o_rate), med(pg))} | "
                    f"{span(prod, rate)} ({size if size else '–'}) | {span(o_c2l, secs)} | {span(d_c2l, secs)} | "
                    f"{span([r['peak_rss_kib'] for r in ours], mib)} | {span([r['peak_rss_kib'] for r in dbz], mib)} |")
-        summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
+        summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), c=med(c_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
                                complete=len(ours) > 0)
     out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
     for (w, h) in pairs:
@@ -200,6 +208,9 @@ def write(results, doc):
                     if s["d"] else (False, "no Debezium figure")))
     out.append(goal("W6 (incremental snapshot) ≥ 3× Debezium's incremental snapshot (issue 18)", ("W6", "2g"),
                     lambda s: (s["o"] >= 3 * s["d"], ratio(s["o"], s["d"])) if s["d"] else (False, "no Debezium figure")))
+    for w in ["W1", "W3", "W5"]:
+        out.append(goal(f"{w} ≥ 95% of the Connect ceiling (issue 19, JSON)", (w, "2g"),
+                        lambda s: (s["o"] >= 0.95 * s["c"], f"{100 * s['o'] / s['c']:.0f}%") if s["c"] else (False, "no ceiling figure")))
     section = "\n".join(out) + "\n"
 
     text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"

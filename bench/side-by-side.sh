@@ -4,10 +4,12 @@
 # schemas; both plugins on one plugin.path), each connector on a fresh slot and fresh topics, legs alternating A/B.
 #
 #   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4,W6] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
-#                         [--contenders ours,dbz] [--no-limits] [--jfr DIR] [--no-write]
+#                         [--contenders ours,dbz,ceiling] [--no-limits] [--jfr DIR] [--no-write]
 #   bench/side-by-side.sh --exactly-once [--workloads W1,W2,W3] [--runs 3] [--rows W1=300000]...
 #
-# Defaults: all workloads at the sizes, 3 runs, heaps 2g and 256m, both connectors, limits measured.
+# Defaults: all workloads at the sizes, 3 runs, heaps 2g and 256m, both connectors and the Connect ceiling
+# (bench/connect-ceiling: our own records of the bench table, built once, emitted as fast as the worker takes them),
+# limits measured.
 # Every measurement goes to bench/results/side-by-side.jsonl: a run of this script replaces the lines of the
 # (workload, heap) pairs it measured and keeps the others, so the suite can be run in parts. Unless --no-write, the
 # "Side by side" section of docs/benchmarks.md is then rebuilt from that file (bench/side-by-side-report.py).
@@ -45,7 +47,7 @@ done
 offline=-o
 [ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.6.1.Final" ] || offline=""
 echo "building the plugin, the worker class path and the driver"
-mvn -q -B $offline -pl packaging,local-run,bench/side-by-side -am package -DskipTests
+mvn -q -B $offline -pl packaging,local-run,bench/connect-ceiling,bench/side-by-side -am package -DskipTests
 mvn -q -B $offline -f bench/debezium-plugin/pom.xml package
 
 mkdir -p bench/results

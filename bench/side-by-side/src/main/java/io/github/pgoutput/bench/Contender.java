@@ -28,7 +28,13 @@ enum Contender {
      * As {@link #OURS_EOS_CONNECTOR}, with {@code transaction.batch.max.deliveries}={@value #BATCH_DELIVERIES}: whole
      * deliveries ending in one poll share a Kafka transaction.
      */
-    OURS_EOS_BATCHED("ours_eos_batched");
+    OURS_EOS_BATCHED("ours_eos_batched"),
+    /**
+     * The Connect ceiling (issue 19): {@code bench/connect-ceiling}'s connector, which reads nothing and emits our own
+     * records of the bench table, built once, as fast as the worker takes them: what the worker, the JSON converter
+     * and the producer allow for these records. Runs from a copy of our plugin folder with its jar added.
+     */
+    CEILING("ceiling");
 
     static final int BATCH_DELIVERIES = 1000;
 
@@ -59,6 +65,12 @@ enum Contender {
     ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir, String bootstrap) {
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
+        if (this == CEILING) {
+            config.put("connector.class", "io.github.pgoutput.bench.ceiling.ConnectCeilingConnector");
+            config.put("ceiling.records", String.valueOf(expectedRecords(workload, rows)));
+            config.put("topic.prefix", name);
+            return config;
+        }
         config.put("database.hostname", pg.host);
         config.put("database.port", String.valueOf(pg.port));
         config.put("database.user", pg.user);
@@ -89,6 +101,7 @@ enum Contender {
                 config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
                 config.put("plugin.name", "pgoutput");
             }
+            case CEILING -> throw new IllegalStateException("configured above");
         }
         if (exactlyOnce()) {
             config.put("exactly.once.support", "required");
@@ -113,8 +126,9 @@ enum Contender {
             case "ours-eos-poll" -> OURS_EOS_POLL;
             case "ours-eos-connector" -> OURS_EOS_CONNECTOR;
             case "ours-eos-batched" -> OURS_EOS_BATCHED;
+            case "ceiling" -> CEILING;
             default -> throw new IllegalArgumentException("unknown contender '" + name
-                    + "' (ours, dbz, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
+                    + "' (ours, dbz, ceiling, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
         };
     }
 }

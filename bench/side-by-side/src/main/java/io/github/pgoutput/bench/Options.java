@@ -30,7 +30,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         int runs = 3;
         List<String> heaps = List.of("2g", "256m");
         Map<Workload, Integer> rows = new EnumMap<>(Workload.class);
-        List<Contender> contenders = List.of(Contender.OURS, Contender.DEBEZIUM);
+        List<Contender> contenders = List.of(Contender.OURS, Contender.DEBEZIUM, Contender.CEILING);
         boolean limits = true;
         Path jfrDir = null;
         boolean exactlyOnce = false;

@@ -133,6 +133,26 @@ public final class SideBySide {
         kafka.close();
     }
 
+    /**
+     * The ceiling's plugin.path: a copy of our plugin folder (the record builder it uses) with its own jar added, so
+     * that no class of ours is on the worker's plugin.path twice. Made once per run of the benchmark.
+     */
+    private Path ceilingPluginPath() throws IOException {
+        Path path = workDir.resolve("ceiling-plugin");
+        Path folder = path.resolve("connect-ceiling");
+        if (Files.isDirectory(folder)) {
+            return path;
+        }
+        Files.createDirectories(folder);
+        try (Stream<Path> ours = Files.list(root.resolve("packaging/target/plugin/kafka-connect-pgoutput"));
+             Stream<Path> ceiling = Files.list(root.resolve("bench/connect-ceiling/target"))) {
+            for (Path jar : Stream.concat(ours, ceiling.filter(p -> p.getFileName().toString().endsWith(".jar"))).toList()) {
+                Files.copy(jar, folder.resolve(jar.getFileName()));
+            }
+        }
+        return path;
+    }
+
     /** One connector, one run: returns the average record size in its topic. */
     private int leg(Contender contender, Workload workload, int rows, String heap, int run) throws Exception {
         String name = (contender.prefix + "_" + workload + "_" + heap + "_r" + run).toLowerCase();
@@ -148,8 +168,8 @@ public final class SideBySide {
         ChildProcesses workerProcesses = new ChildProcesses();
         children.onStop(workerProcesses::stopAll);
         int restPort = freePort();
-        String pluginPath = root.resolve("packaging/target/plugin") + ","
-                + root.resolve("bench/debezium-plugin/target/plugin");
+        String pluginPath = contender == Contender.CEILING ? ceilingPluginPath().toString()
+                : root.resolve("packaging/target/plugin") + "," + root.resolve("bench/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
                 new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, contender.exactlyOnce()
@@ -160,7 +180,14 @@ public final class SideBySide {
         long start;
         long lastCommit = 0;
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
-            if (workload.snapshot()) {
+            if (contender == Contender.CEILING) {
+                // Its task builds its records and then waits for this moment, so that its start is not measured.
+                long startAtMillis = System.currentTimeMillis() + 10_000;
+                config.put("ceiling.start.at.ms", String.valueOf(startAtMillis));
+                rest.register(name, config);
+                Thread.sleep(Math.max(0, startAtMillis - System.currentTimeMillis()));
+                start = System.nanoTime();
+            } else if (workload.snapshot()) {
                 start = System.nanoTime();
                 rest.register(name, config);
             } else if (workload == Workload.W6) {
