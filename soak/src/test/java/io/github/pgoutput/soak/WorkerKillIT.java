@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  * (kill to the last row seen) is compared with an at-least-once run of the same crash. {@code bench/worker-kill.sh}
  * runs the full-size version (1M rows, several runs, figures). The same kill in the middle of an exactly-once snapshot
  * of 100,000 rows ({@code snapshot.mode=initial}, {@code exactly.once.support=required}): every row exactly once,
- * under both boundaries ({@code bench/worker-kill.sh --snapshot} at full size). And in the middle of an incremental
+ * under poll boundaries ({@code bench/worker-kill.sh --snapshot} runs both boundaries at full size; the connector
+ * boundaries' snapshot kill left this suite to keep CI under its time limit). And in the middle of an incremental
  * snapshot of 100,000 rows (issue 18) signalled while the connector streams: under exactly-once (poll boundaries) it
  * resumes at the last chunk committed with its offset, so every row arrives exactly once
  * ({@code bench/worker-kill.sh --incremental} at full size, connector boundaries and at-least-once too).
@@ -71,7 +72,6 @@ class WorkerKillIT {
                 line -> System.out.println(Instant.now() + " " + line))) {
             scenario.start();
 
-            WorkerKillScenario.Result connector = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_CONNECTOR, ROWS, true, snapshot, true);
             WorkerKillScenario.Result poll = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_POLL, ROWS, true, snapshot, true);
             // An incremental snapshot signalled while streaming, on the same worker: 256-row chunks, 100 records a poll,
             // so many Kafka transactions are committed before the kill, whatever the machine's speed.
@@ -79,9 +79,9 @@ class WorkerKillIT {
                     "producer.override.transaction.timeout.ms", "10000");
             WorkerKillScenario.Result incremental = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_POLL, ROWS, true, chunks,
                     WorkerKillScenario.RowSource.INCREMENTAL_SNAPSHOT);
-            System.out.println(connector.line() + "\n" + poll.line() + "\n" + incremental.line());
+            System.out.println(poll.line() + "\n" + incremental.line());
 
-            for (WorkerKillScenario.Result result : java.util.List.of(connector, poll, incremental)) {
+            for (WorkerKillScenario.Result result : java.util.List.of(poll, incremental)) {
                 assertThat(result.inLogAtKill()).as(result.guarantee() + ": killed inside the snapshot").isPositive().isLessThan(ROWS);
                 assertThat(result.visibleAtKill()).as(result.guarantee() + ": snapshot rows committed before the kill").isPositive();
                 assertExactlyOnce(result);
