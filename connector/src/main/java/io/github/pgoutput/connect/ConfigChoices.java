@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.connect.record.DirectEncoding;
 import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.DecimalHandlingMode;
 import io.github.pgoutput.converters.HStoreHandlingMode;
@@ -66,6 +67,9 @@ public final class ConfigChoices {
 
     /** {@code snapshot.new.tables}: off, incremental. */
     public static final ConfigChoice<NewTableSnapshots> NEW_TABLE_SNAPSHOTS = ConfigChoice.lowerCase(NewTableSnapshots.class);
+
+    /** {@code direct.encoding}: none, json, json_with_schemas. */
+    public static final ConfigChoice<DirectEncoding> DIRECT_ENCODING = ConfigChoice.lowerCase(DirectEncoding.class);
 
     private ConfigChoices() {
     }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 
 import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.connect.record.DirectEncoding;
 import io.github.pgoutput.pgoutput.StreamingMode;
 import io.github.pgoutput.snapshot.SnapshotMode;
 
@@ -33,6 +34,12 @@ import io.github.pgoutput.snapshot.SnapshotMode;
  * as the ConfigDef parsed them), so a bad single value is reported once, by its own validator, and not again here.
  */
 final class CrossKeyRules {
+
+    /** The converter that passes the bytes of {@code direct.encoding} on unchanged (Connect's runtime, not its API). */
+    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /** Connect's keys of a connector's own converters. */
+    static final String KEY_CONVERTER = "key.converter";
+    static final String VALUE_CONVERTER = "value.converter";
 
     private CrossKeyRules() {
     }
@@ -79,7 +86,37 @@ final class CrossKeyRules {
     private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
         problems.addAll(problems(parsed, given.get(TASKS_MAX_CONFIG)));
+        checkDirectEncoding(parsed, given, problems);
         return problems;
+    }
+
+    /**
+     * {@code direct.encoding} other than none writes the key and value bytes itself, so this connector's converters
+     * must pass them on: the worker's defaults are not visible here and would encode the bytes a second time (JSON of
+     * base64 text, say), so the two converters must be set on the connector, to ByteArrayConverter.
+     */
+    private static void checkDirectEncoding(Map<String, ?> parsed, Map<String, ?> given, List<ConfigProblem> problems) {
+        if (!(parsed.get(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG) instanceof String text)
+                || ConfigChoices.DIRECT_ENCODING.parse(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG, text)
+                        == DirectEncoding.NONE) {
+            return;
+        }
+        for (String key : List.of(KEY_CONVERTER, VALUE_CONVERTER)) {
+            Object converter = given.get(key);
+            String named = converter == null ? "" : converter.toString().trim();
+            if (named.isEmpty()) {
+                problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG,
+                        PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record "
+                        + "key and value bytes itself, but this connector's config does not set " + key + "; set " + key
+                        + "=" + BYTE_ARRAY_CONVERTER + " (the worker's default converter would encode the bytes again), or "
+                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none"));
+            } else if (!named.equals(BYTE_ARRAY_CONVERTER)) {
+                problems.add(new ConfigProblem(key, key + " is " + named + " but "
+                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record key "
+                        + "and value bytes itself; set " + key + "=" + BYTE_ARRAY_CONVERTER + ", or "
+                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none to let " + named + " encode Structs"));
+            }
+        }
     }
 
     /**

@@ -205,9 +205,9 @@ final class DeliveryEmitter {
         position = Position.afterDelivery(lastCompletedEnd);
         long now = System.currentTimeMillis();
         // Partition 0, as Debezium writes its heartbeats.
-        SourceRecord record = new SourceRecord(partition, offset(position), topic, 0, keySchema,
+        SourceRecord record = builder.encoder().record(partition, offset(position), topic, 0, keySchema,
                 new Struct(keySchema).put("serverName", serverName), valueSchema,
-                new Struct(valueSchema).put("ts_ms", now), now);
+                new Struct(valueSchema).put("ts_ms", now), now, null);
         AcknowledgementTracker.Unit beat = tracker.open();
         tracker.emitted(beat, record);
         tracker.ended(beat, lastCompletedEnd);
@@ -303,8 +303,7 @@ final class DeliveryEmitter {
                 delivery.kind(), gid != null, numbered.order(), gid));
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
-        SourceRecord record = new SourceRecord(partition, offset(at), draft.topic(), null, draft.keySchema(),
-                draft.key(), draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+        SourceRecord record = builder.record(draft, partition, offset(at), headers);
         tracker.emitted(unit, record);
         out.add(record);
         position = at;

@@ -354,8 +354,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
             ConnectHeaders headers = new ConnectHeaders();
             LifecycleHeaders.addSnapshot(headers, at);
             draft.addDebeziumHeaders(headers, builder.contextHeaders());
-            SourceRecord record = new SourceRecord(partition, offset(baseOffset.apply(position)), draft.topic(), null,
-                    draft.keySchema(), draft.key(), draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+            SourceRecord record = builder.record(draft, partition, offset(baseOffset.apply(position)), headers);
             chunkRecords.add(record);
             chunkStates.add(state);
         }

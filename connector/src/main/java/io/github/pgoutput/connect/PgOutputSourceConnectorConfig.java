@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.record.DirectEncoding;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
 
 import java.nio.file.Path;
@@ -355,6 +356,17 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             ConfigChoices.BINARY_HANDLING_MODE.text(BinaryHandlingMode.BYTES);
     private static final String BINARY_HANDLING_MODE_DISPLAY = "Binary handling";
 
+    public static final String DIRECT_ENCODING_CONFIG = "direct.encoding";
+    private static final String DIRECT_ENCODING_DOC = "none: records carry Structs and the worker's converters encode "
+            + "them. json or json_with_schemas: the connector writes each record's key and value as the exact bytes "
+            + "Kafka's JsonConverter writes with schemas.enable=false or true (its defaults otherwise: "
+            + "decimal.format=BASE64, replace.null.with.default=true), which skips the converter's per-record work. "
+            + "Needs key.converter and value.converter set to " + CrossKeyRules.BYTE_ARRAY_CONVERTER
+            + " in this connector's config. SMTs and predicates then see the bytes, not Structs; headers are still "
+            + "written by the header converter.";
+    private static final String DIRECT_ENCODING_DEFAULT = ConfigChoices.DIRECT_ENCODING.text(DirectEncoding.NONE);
+    private static final String DIRECT_ENCODING_DISPLAY = "Direct encoding";
+
     public static final String MONEY_FRACTION_DIGITS_CONFIG = "money.fraction.digits";
     private static final String MONEY_FRACTION_DIGITS_DOC = "Digits after the decimal point of money values: the "
             + "frac_digits of the database's lc_monetary (2 for most locales, 0 for yen). Must match the database, "
@@ -683,6 +695,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(BINARY_HANDLING_MODE_CONFIG, Type.STRING, BINARY_HANDLING_MODE_DEFAULT,
                 ConfigChoices.BINARY_HANDLING_MODE.validator(), Importance.LOW, BINARY_HANDLING_MODE_DOC,
                 GROUP_RECORDS, ++order, Width.SHORT, BINARY_HANDLING_MODE_DISPLAY);
+        def.define(DIRECT_ENCODING_CONFIG, Type.STRING, DIRECT_ENCODING_DEFAULT,
+                ConfigChoices.DIRECT_ENCODING.validator(), Importance.LOW, DIRECT_ENCODING_DOC,
+                GROUP_RECORDS, ++order, Width.SHORT, DIRECT_ENCODING_DISPLAY);
         def.define(MONEY_FRACTION_DIGITS_CONFIG, Type.INT, MONEY_FRACTION_DIGITS_DEFAULT, ConfigDef.Range.between(0, 10),
                 Importance.LOW, MONEY_FRACTION_DIGITS_DOC, GROUP_RECORDS, ++order, Width.SHORT,
                 MONEY_FRACTION_DIGITS_DISPLAY);
@@ -969,6 +984,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public BinaryHandlingMode binaryHandlingMode() {
         return ConfigChoices.BINARY_HANDLING_MODE.parse(BINARY_HANDLING_MODE_CONFIG,
                 getString(BINARY_HANDLING_MODE_CONFIG));
+    }
+
+    public DirectEncoding directEncoding() {
+        return ConfigChoices.DIRECT_ENCODING.parse(DIRECT_ENCODING_CONFIG, getString(DIRECT_ENCODING_CONFIG));
     }
 
     public int moneyFractionDigits() {

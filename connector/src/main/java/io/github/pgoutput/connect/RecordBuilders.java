@@ -9,6 +9,7 @@ import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.ColumnTypes;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.connect.record.RecordEncoder;
 import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.connect.record.TransactionTopicRecords;
 import io.github.pgoutput.converters.PostgresTypeMapper;
@@ -42,7 +43,7 @@ final class RecordBuilders {
                         ? LifecycleHeaders.Context.of(config.topicPrefix(), TASK_ID, UUID.randomUUID())
                         : LifecycleHeaders.Context.NONE,
                 config.skippedOperations(), config.binaryHandlingMode(),
-                prefix -> ConnectorSettings.captured(include, exclude, prefix));
+                prefix -> ConnectorSettings.captured(include, exclude, prefix), RecordEncoder.of(config.directEncoding()));
     }
 
     /**

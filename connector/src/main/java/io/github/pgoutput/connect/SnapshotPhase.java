@@ -171,7 +171,7 @@ final class SnapshotPhase implements AutoCloseable {
         List<SnapshotTable> tables = reader.tables();
         while (truncatesToEmit > 0 && out.size() < room) {
             add(builder.snapshotTruncate(tables.get(tables.size() - truncatesToEmit--), consistentPoint, reader.transactionId()),
-                    inProgress(), out, builder.contextHeaders());
+                    inProgress(), out, builder);
         }
         while (!done && out.size() < room) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
@@ -188,7 +188,7 @@ final class SnapshotPhase implements AutoCloseable {
             }
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint), resumedForStreaming())
                     : inProgress();
-            add(draft, offset, out, builder.contextHeaders());
+            add(draft, offset, out, builder);
             if (last) {
                 finish();
             }
@@ -207,12 +207,11 @@ final class SnapshotPhase implements AutoCloseable {
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }
 
-    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out, LifecycleHeaders.Context context) {
+    private void add(Draft draft, Map<String, Object> offset, List<SourceRecord> out, ChangeRecordBuilder builder) {
         ConnectHeaders headers = new ConnectHeaders();
         LifecycleHeaders.addSnapshot(headers, consistentPoint);
-        draft.addDebeziumHeaders(headers, context);
-        SourceRecord record = new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
-                draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
+        draft.addDebeziumHeaders(headers, builder.contextHeaders());
+        SourceRecord record = builder.record(draft, partition, offset, headers);
         tracker.emitted(unit, record);
         out.add(record);
     }

@@ -57,13 +57,24 @@ class FullIdentityRecordKeysIT {
      */
     static List<Draft> stream(PostgresDatabase db, String slot, MessageKeyColumns named, Path spillDirectory, Runnable changes)
             throws Exception {
+        return stream(db, slot, catalog -> new ChangeRecordBuilder("rk", db.name(), "1.0", new TopicNames("rk", "__heartbeat"),
+                new AvroNames("rk"), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(catalog),
+                true, (schema, table) -> !table.equals("marker"), named, false), spillDirectory, changes);
+    }
+
+    /**
+     * The drafts {@code builders} (given the server's type catalog) makes of {@code changes}, streamed from a new slot
+     * until the row a last transaction inserts into table {@code marker}, which the builder must not capture; logical
+     * decoding messages are asked for.
+     */
+    static List<Draft> stream(PostgresDatabase db, String slot, java.util.function.Function<TypeCatalog, ChangeRecordBuilder> builders,
+            Path spillDirectory, Runnable changes) throws Exception {
         ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), db.user(), slot, slot + "_pub")
                 .publication(PublicationMode.ALL_TABLES, List.of())
+                .messages(true)
                 .statusInterval(Duration.ofMillis(200))
                 .build();
-        ChangeRecordBuilder builder = new ChangeRecordBuilder("rk", db.name(), "1.0", new TopicNames("rk", "__heartbeat"),
-                new AvroNames("rk"), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(TypeCatalog.of(settings)),
-                true, (schema, table) -> !table.equals("marker"), named, false);
+        ChangeRecordBuilder builder = builders.apply(TypeCatalog.of(settings));
         List<Draft> drafts = new ArrayList<>();
         try (ReplicationSession session = ReplicationSession.open(settings, Lsn.INVALID)) {
             PgOutputDecoder decoder = new PgOutputDecoder(new DecoderSettings(session.protocol().protocolVersion(),

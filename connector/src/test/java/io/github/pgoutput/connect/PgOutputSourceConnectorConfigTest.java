@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.pgoutput.connect.record.DirectEncoding;
 import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.DecimalHandlingMode;
@@ -143,6 +144,34 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(new PgOutputSourceConnectorConfig(with("exactly.once.support", "required", "snapshot.resumable", "false"))
                 .snapshotResumable()).as("exactly-once needs the resumable snapshot").isTrue();
         assertThat(new PgOutputSourceConnectorConfig(with("exactly.once.support", "requested")).snapshotResumable()).isFalse();
+    }
+
+    @Test
+    void directEncodingNeedsByteArrayConvertersSetOnTheConnectorItself() {
+        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+        assertThat(new PgOutputSourceConnectorConfig(minimal()).directEncoding()).isEqualTo(DirectEncoding.NONE);
+        assertThat(allErrors(CrossKeyRules.validate(with("direct.encoding", "json", "key.converter", bytes,
+                "value.converter", bytes)))).isEmpty();
+        assertThat(new PgOutputSourceConnectorConfig(with("direct.encoding", "JSON_with_schemas ", "key.converter", bytes,
+                "value.converter", bytes)).directEncoding()).isEqualTo(DirectEncoding.JSON_WITH_SCHEMAS);
+
+        // The worker's default converters are not visible to the connector: both must be set on it.
+        assertThat(errorsOf(CrossKeyRules.validate(with("direct.encoding", "json")), "direct.encoding"))
+                .hasSize(2).allSatisfy(error -> assertThat(error).contains("set").contains(bytes))
+                .anySatisfy(error -> assertThat(error).contains("key.converter"))
+                .anySatisfy(error -> assertThat(error).contains("value.converter"));
+        Config json = CrossKeyRules.validate(with("direct.encoding", "json_with_schemas", "key.converter", bytes,
+                "value.converter", "org.apache.kafka.connect.json.JsonConverter"));
+        assertThat(errorsOf(json, "value.converter")).singleElement().asString()
+                .contains("org.apache.kafka.connect.json.JsonConverter").contains(bytes).contains("direct.encoding=none");
+        assertThat(allErrors(json)).containsOnlyKeys("value.converter");
+        assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(with("direct.encoding", "json")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("direct.encoding");
+
+        assertThat(errorsOf(CrossKeyRules.validate(with("direct.encoding", "avro")), "direct.encoding")).singleElement()
+                .asString().contains("avro").contains("none").contains("json_with_schemas");
+        assertThat(allErrors(CrossKeyRules.validate(with("direct.encoding", "none",
+                "value.converter", "io.confluent.connect.avro.AvroConverter")))).isEmpty();
     }
 
     @Test

@@ -33,7 +33,9 @@ import io.github.pgoutput.pgoutput.TupleData;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,9 +114,10 @@ public final class ChangeRecordBuilder {
      *                          records; an update whose key changed is the delete (with its tombstone) and the create
      *                          it becomes, which {@code d} and {@code c} skip, as Debezium
      * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
+     * @param encoder           makes the source records: Structs, or the bytes {@code direct.encoding} asks for
      */
     public record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
-                   Predicate<String> messagePrefixes) {
+                   Predicate<String> messagePrefixes, RecordEncoder encoder) {
 
         /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
         public static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
@@ -124,6 +127,13 @@ public final class ChangeRecordBuilder {
             skippedOperations = Set.copyOf(skippedOperations);
             Objects.requireNonNull(messageContent);
             Objects.requireNonNull(messagePrefixes);
+            Objects.requireNonNull(encoder);
+        }
+
+        /** Options whose records carry Structs. */
+        public Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
+                Predicate<String> messagePrefixes) {
+            this(context, skippedOperations, messageContent, messagePrefixes, RecordEncoder.STRUCTS);
         }
     }
 
@@ -260,6 +270,17 @@ public final class ChangeRecordBuilder {
             return !options.messagePrefixes().test(logical.prefix());
         }
         return false;
+    }
+
+    /** Makes this task's source records: Structs, or the key and value bytes {@code direct.encoding} asks for. */
+    public RecordEncoder encoder() {
+        return options.encoder();
+    }
+
+    /** The source record of {@code draft}: its topic, key, value and timestamp, encoded by {@link #encoder()}. */
+    public SourceRecord record(Draft draft, Map<String, ?> partition, Map<String, ?> offset, Iterable<Header> headers) {
+        return options.encoder().record(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
+                draft.valueSchema(), draft.value(), draft.timestampMs(), headers);
     }
 
     /** The header objects of this task run that go on every data change and snapshot record. */

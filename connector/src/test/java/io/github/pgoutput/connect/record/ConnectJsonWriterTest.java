@@ -1,0 +1,179 @@
+package io.github.pgoutput.connect.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The writer's bytes are Kafka's JsonConverter's bytes, with and without schemas, for every Connect type, logical
+ * type, default and escape; and for seeded random strings and numbers (the seed is in the failure message).
+ */
+class ConnectJsonWriterTest {
+
+    private static final Schema ROW = SchemaBuilder.struct().name("p.public.t.Value").version(2).doc("a row")
+            .field("i8", Schema.INT8_SCHEMA)
+            .field("i16", Schema.OPTIONAL_INT16_SCHEMA)
+            .field("i32", SchemaBuilder.int32().defaultValue(7).build())
+            .field("i64", Schema.INT64_SCHEMA)
+            .field("f32", Schema.OPTIONAL_FLOAT32_SCHEMA)
+            .field("f64", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("flag", SchemaBuilder.bool().optional().defaultValue(true).build())
+            .field("text", SchemaBuilder.string().optional().parameter("__debezium.source.column.type", "TEXT")
+                    .parameter("z", "last").parameter("a", "\"quoted\"").build())
+            .field("raw", Schema.OPTIONAL_BYTES_SCHEMA)
+            .field("amount", Decimal.builder(2).optional().parameter("connect.decimal.precision", "8").build())
+            .field("day", Date.builder().optional().build())
+            .field("at", Time.builder().optional().build())
+            .field("ts", Timestamp.builder().optional().build())
+            .field("tags", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+            .field("attrs", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+            .field("counts", SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.INT64_SCHEMA).optional().build())
+            .field("nested", SchemaBuilder.struct().name("io.debezium.data.geometry.Point").optional()
+                    .field("x", Schema.FLOAT64_SCHEMA).field("y", Schema.OPTIONAL_FLOAT64_SCHEMA).build())
+            .field("fallback", SchemaBuilder.string().defaultValue("none").build())
+            .build();
+
+    @Test
+    void writesEveryConnectTypeAsJsonConverterDoesWithAndWithoutSchemas() {
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("k", "v");
+        attrs.put("empty", null);
+        Map<Integer, Long> counts = new LinkedHashMap<>();
+        counts.put(1, 10L);
+        counts.put(-2, Long.MIN_VALUE);
+        Struct row = new Struct(ROW).put("i8", (byte) -128).put("i16", (short) 32767).put("i64", Long.MAX_VALUE)
+                .put("f32", 1.1f).put("f64", -0.0).put("text", "é😀 \"q\" \\ \u0000\u001f\b\t\n\f\r\u007f\u2028/")
+                .put("raw", new byte[] {0, (byte) 0xff, 1}).put("amount", new BigDecimal("-123456.78"))
+                .put("day", new java.util.Date(86_400_000L * 19_000)).put("at", new java.util.Date(3_723_004L))
+                .put("ts", new java.util.Date(-1L)).put("tags", java.util.Arrays.asList("a", null, ""))
+                .put("attrs", attrs).put("counts", counts)
+                .put("nested", new Struct(ROW.field("nested").schema()).put("x", 1e300));
+        assertSameBytes(ROW, row);
+    }
+
+    @Test
+    void writesNullsAsJsonConverterDoes() {
+        // i32 and fallback are required with defaults: their nulls are written as the defaults, as flag's.
+        Struct row = new Struct(ROW).put("i8", (byte) 0).put("i64", 0L);
+        assertSameBytes(ROW, row);
+        assertSameBytes(Schema.OPTIONAL_STRING_SCHEMA, null);
+        assertSameBytes(SchemaBuilder.string().optional().defaultValue("d").build(), null);
+        assertThat(new ConnectJsonWriter(true).write(null, null)).isNull();
+        assertThat(new ConnectJsonWriter(false).write(null, null)).isNull();
+    }
+
+    @Test
+    void writesNonFiniteAndEdgeNumbersAsJsonConverterDoes() {
+        for (double d : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE,
+                Double.MAX_VALUE, 1e-7, 1e7, 123456789.125, 0.1 + 0.2, -0.0}) {
+            assertSameBytes(Schema.FLOAT64_SCHEMA, d);
+        }
+        for (float f : new float[] {Float.NaN, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE, 1e-7f, 1e7f,
+                3.4028235e38f, -0.0f}) {
+            assertSameBytes(Schema.FLOAT32_SCHEMA, f);
+        }
+        assertSameBytes(Decimal.schema(0), new BigDecimal("0"));
+        assertSameBytes(Decimal.schema(5), new BigDecimal("-0.00001"));
+    }
+
+    @Test
+    void writesAByteBufferAsJsonConverterDoesAndBytesOfEveryLength() {
+        assertSameBytes(Schema.BYTES_SCHEMA, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+        for (int n = 0; n < 8; n++) {
+            byte[] bytes = new byte[n];
+            for (int i = 0; i < n; i++) {
+                bytes[i] = (byte) (i * 77 - 100);
+            }
+            assertSameBytes(Schema.BYTES_SCHEMA, bytes);
+        }
+    }
+
+    @Test
+    void writesTheSchemaOfEachInstanceOnceAndStillRightAfterTheCacheFills() {
+        ConnectJsonWriter writer = new ConnectJsonWriter(true);
+        JsonConverter converter = converter(true);
+        for (int i = 0; i < 2_100; i++) {
+            Schema schema = SchemaBuilder.struct().name("t" + (i % 1_500)).field("id", Schema.INT32_SCHEMA).build();
+            Struct value = new Struct(schema).put("id", i);
+            assertThat(new String(writer.write(schema, value), StandardCharsets.UTF_8))
+                    .isEqualTo(new String(converter.fromConnectData("t", schema, value), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void refusesARequiredNullWithoutDefaultAsJsonConverterDoes() {
+        Schema schema = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
+        Struct value = new Struct(schema);
+        assertThatThrownBy(() -> converter(false).fromConnectData("t", schema, value)).isInstanceOf(DataException.class);
+        assertThatThrownBy(() -> new ConnectJsonWriter(false).write(schema, value)).isInstanceOf(DataException.class)
+                .hasMessageContaining("null value for field that is required");
+    }
+
+    @Test
+    void writesRandomStringsAndNumbersAsJsonConverterDoes() {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        Schema schema = SchemaBuilder.struct().field("s", Schema.OPTIONAL_STRING_SCHEMA).field("d", Schema.FLOAT64_SCHEMA)
+                .field("f", Schema.FLOAT32_SCHEMA).field("l", Schema.INT64_SCHEMA).build();
+        ConnectJsonWriter plain = new ConnectJsonWriter(false);
+        JsonConverter converter = converter(false);
+        for (int i = 0; i < 20_000; i++) {
+            Struct value = new Struct(schema).put("s", randomString(random))
+                    .put("d", random.nextBoolean() ? random.nextDouble() * Math.pow(10, random.nextInt(40) - 20)
+                            : Double.longBitsToDouble(random.nextLong()))
+                    .put("f", Float.intBitsToFloat(random.nextInt())).put("l", random.nextLong());
+            assertThat(plain.write(schema, value)).as("seed %d, value %s", seed, value)
+                    .isEqualTo(converter.fromConnectData("t", schema, value));
+        }
+    }
+
+    /** Any UTF-16 text: ASCII, control characters, 2- and 3-byte characters, pairs and lone surrogates. */
+    private static String randomString(Random random) {
+        int length = random.nextInt(12);
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            switch (random.nextInt(6)) {
+                case 0 -> text.append((char) random.nextInt(0x20));
+                case 1 -> text.append((char) (0x20 + random.nextInt(0x60)));
+                case 2 -> text.append((char) (0x80 + random.nextInt(0x780)));
+                case 3 -> text.append((char) (0x800 + random.nextInt(0xD000)));
+                case 4 -> text.appendCodePoint(0x10000 + random.nextInt(0x100000));
+                default -> text.append((char) (0xD800 + random.nextInt(0x800)));
+            }
+        }
+        return text.toString();
+    }
+
+    private static void assertSameBytes(Schema schema, Object value) {
+        for (boolean withSchemas : new boolean[] {false, true}) {
+            byte[] expected = converter(withSchemas).fromConnectData("t", schema, value);
+            byte[] written = new ConnectJsonWriter(withSchemas).write(schema, value);
+            assertThat(new String(written, StandardCharsets.UTF_8)).as("schemas.enable=%s", withSchemas)
+                    .isEqualTo(new String(expected, StandardCharsets.UTF_8));
+            assertThat(written).as("schemas.enable=%s, bytes", withSchemas).isEqualTo(expected);
+        }
+    }
+
+    static JsonConverter converter(boolean withSchemas) {
+        JsonConverter converter = new JsonConverter();
+        converter.configure(Map.of("schemas.enable", Boolean.toString(withSchemas)), false);
+        return converter;
+    }
+}
