@@ -137,8 +137,8 @@ def write(results, doc):
            "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
            ""]
     metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
-    out += ["| Workload | Heap | Runs | Ours events/s | Debezium events/s | Ours ÷ Debezium (per run) | Connect ceiling events/s | Ours ÷ ceiling | PG emission or COPY, events/s | Ours ÷ PG | Producer records/s (bytes) | Commit → last, ours s | Commit → last, Debezium s | Peak RSS ours MiB | Peak RSS Debezium MiB |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out += ["| Workload | Heap | Runs | Ours events/s | Debezium events/s | Ours ÷ Debezium (per run) | Connect ceiling events/s | Ours ÷ ceiling | Ours, direct.encoding=json, events/s | Direct ÷ Debezium | PG emission or COPY, events/s | Ours ÷ PG | Producer records/s (bytes) | Commit → last, ours s | Commit → last, Debezium s | Peak RSS ours MiB | Peak RSS Debezium MiB |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     summary = {}
     for (w, h) in pairs:
         legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
@@ -149,6 +149,7 @@ def write(results, doc):
         o_rate = [r["events_per_s"] for r in ours]
         d_rate = [r["events_per_s"] for r in dbz]
         c_rate = [r["events_per_s"] for r in ceiling]
+        x_rate = [r["events_per_s"] for r in legs if r["contender"] == "ours_direct"]
         per_run = []
         for o in ours:
             d = next((d for d in dbz if d["run"] == o["run"]), None)
@@ -165,10 +166,11 @@ def write(results, doc):
         out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {span(o_rate, rate)} | {span(d_rate, rate)} | "
                    f"**{ratio(med(o_rate), med(d_rate))}** ({', '.join(f'{x:.2f}' for x in per_run) or '–'}) | "
                    f"{span(c_rate, rate)} | {ratio(med(o_rate), med(c_rate))} | "
+                   f"{span(x_rate, rate)} | {ratio(med(x_rate), med(d_rate))} | "
                    f"{span(pg, rate)} ({'COPY' if w in READS_TABLE else 'pg_recvlogical'}) | {ratio(med(o_rate), med(pg))} | "
                    f"{span(prod, rate)} ({size if size else '–'}) | {span(o_c2l, secs)} | {span(d_c2l, secs)} | "
                    f"{span([r['peak_rss_kib'] for r in ours], mib)} | {span([r['peak_rss_kib'] for r in dbz], mib)} |")
-        summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), c=med(c_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
+        summary[(w, h)] = dict(o=med(o_rate), d=med(d_rate), c=med(c_rate), x=med(x_rate), pg=med(pg), oc=med(o_c2l), dc=med(d_c2l),
                                complete=len(ours) > 0)
     out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
     for (w, h) in pairs:
@@ -211,6 +213,13 @@ def write(results, doc):
     for w in ["W1", "W3", "W5"]:
         out.append(goal(f"{w} ≥ 95% of the Connect ceiling (issue 19, JSON)", (w, "2g"),
                         lambda s: (s["o"] >= 0.95 * s["c"], f"{100 * s['o'] / s['c']:.0f}%") if s["c"] else (False, "no ceiling figure")))
+    for w in ["W1", "W3"]:
+        out.append(goal(f"{w} with direct.encoding=json ≥ 3× Debezium (issue 19)", (w, "2g"),
+                        lambda s: (s["x"] >= 3 * s["d"], ratio(s["x"], s["d"])) if s["x"] and s["d"]
+                        else (False, "no direct or Debezium figure")))
+        out.append(goal(f"{w} with direct.encoding=json ≥ 60% of PostgreSQL's emission rate (issue 19)", (w, "2g"),
+                        lambda s: (s["x"] >= 0.6 * s["pg"], f"{100 * s['x'] / s['pg']:.0f}%") if s["x"] and s["pg"]
+                        else (False, "no direct or pg_recvlogical figure")))
     section = "\n".join(out) + "\n"
 
     text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"

@@ -34,7 +34,12 @@ enum Contender {
      * records of the bench table, built once, as fast as the worker takes them: what the worker, the JSON converter
      * and the producer allow for these records. Runs from a copy of our plugin folder with its jar added.
      */
-    CEILING("ceiling");
+    CEILING("ceiling"),
+    /**
+     * Ours with {@code direct.encoding=json} (issue 19): the connector writes JsonConverter's bytes (schemas off, as
+     * the worker's converters are set) and the connector's own converters are ByteArrayConverter.
+     */
+    OURS_DIRECT("ours_direct");
 
     static final int BATCH_DELIVERIES = 1000;
 
@@ -93,7 +98,7 @@ enum Contender {
             config.put("incremental.snapshot.chunk.size", "1024");
         }
         switch (this) {
-            case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR, OURS_EOS_BATCHED -> {
+            case OURS, OURS_EOS_POLL, OURS_EOS_CONNECTOR, OURS_EOS_BATCHED, OURS_DIRECT -> {
                 config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");
                 config.put("spill.directory", spillDir.toString());
             }
@@ -105,6 +110,11 @@ enum Contender {
         }
         if (exactlyOnce()) {
             config.put("exactly.once.support", "required");
+        }
+        if (this == OURS_DIRECT) {
+            config.put("direct.encoding", "json");
+            config.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+            config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
         }
         if (this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED) {
             config.put("transaction.boundary", "connector");
@@ -127,8 +137,9 @@ enum Contender {
             case "ours-eos-connector" -> OURS_EOS_CONNECTOR;
             case "ours-eos-batched" -> OURS_EOS_BATCHED;
             case "ceiling" -> CEILING;
+            case "ours-direct" -> OURS_DIRECT;
             default -> throw new IllegalArgumentException("unknown contender '" + name
-                    + "' (ours, dbz, ceiling, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
+                    + "' (ours, dbz, ceiling, ours-direct, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
         };
     }
 }

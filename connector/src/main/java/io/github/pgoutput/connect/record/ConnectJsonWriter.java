@@ -50,6 +50,7 @@ public final class ConnectJsonWriter {
     private final boolean withSchemas;
     private final Map<Schema, byte[]> schemaJson = new IdentityHashMap<>();
     private byte[] buffer = new byte[4096];
+    private final byte[] digits = new byte[19];
     private int length;
 
     /** A writer of the envelope with schema ({@code schemas.enable=true}) or of the payload alone. */
@@ -137,7 +138,7 @@ public final class ConnectJsonWriter {
         }
         if (schema.version() != null) {
             ascii(",\"version\":");
-            ascii(Integer.toString(schema.version()));
+            number(schema.version());
         }
         if (schema.doc() != null) {
             ascii(",\"doc\":");
@@ -211,15 +212,15 @@ public final class ConnectJsonWriter {
                     return;
                 }
                 case Date.LOGICAL_NAME -> {
-                    ascii(Integer.toString(Date.fromLogical(schema, (java.util.Date) value)));
+                    number(Date.fromLogical(schema, (java.util.Date) value));
                     return;
                 }
                 case Time.LOGICAL_NAME -> {
-                    ascii(Integer.toString(Time.fromLogical(schema, (java.util.Date) value)));
+                    number(Time.fromLogical(schema, (java.util.Date) value));
                     return;
                 }
                 case Timestamp.LOGICAL_NAME -> {
-                    ascii(Long.toString(Timestamp.fromLogical(schema, (java.util.Date) value)));
+                    number(Timestamp.fromLogical(schema, (java.util.Date) value));
                     return;
                 }
                 default -> {
@@ -227,10 +228,10 @@ public final class ConnectJsonWriter {
             }
         }
         switch (schema.type()) {
-            case INT8 -> ascii(Integer.toString((Byte) value));
-            case INT16 -> ascii(Integer.toString((Short) value));
-            case INT32 -> ascii(Integer.toString((Integer) value));
-            case INT64 -> ascii(Long.toString((Long) value));
+            case INT8 -> number((Byte) value);
+            case INT16 -> number((Short) value);
+            case INT32 -> number((Integer) value);
+            case INT64 -> number((Long) value);
             case FLOAT32 -> {
                 float f = (Float) value;
                 if (Float.isFinite(f)) {
@@ -283,7 +284,9 @@ public final class ConnectJsonWriter {
                     first = false;
                     string(field.name());
                     put(':');
-                    value(field.schema(), struct.getWithoutDefault(field.name()));
+                    // By index: JsonConverter looks the field up by name in an equal schema, so the same slot; a null
+                    // with a default comes back as the default, as replace.null.with.default writes it.
+                    value(field.schema(), struct.get(field));
                 }
                 put('}');
             }
@@ -342,30 +345,60 @@ public final class ConnectJsonWriter {
 
     /** A JSON string as Jackson's UTF-8 generator writes it (see the class comment for its escapes). */
     private void string(String text) {
-        room(text.length() + 2);
-        buffer[length++] = '"';
-        for (int i = 0, n = text.length(); i < n; i++) {
+        int n = text.length();
+        // At most 6 bytes per char (an escape) and the quotes: one check for the whole string.
+        room(6 * n + 2);
+        byte[] out = buffer;
+        int at = length;
+        out[at++] = '"';
+        for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
             if (c < 0x80) {
                 if (c >= 0x20 && c != '"' && c != '\\') {
-                    put((byte) c);
+                    out[at++] = (byte) c;
                 } else {
+                    length = at;
                     escape(c);
+                    at = length;
                 }
             } else if (c < 0x800) {
-                room(2);
-                buffer[length++] = (byte) (0xC0 | (c >> 6));
-                buffer[length++] = (byte) (0x80 | (c & 0x3F));
+                out[at++] = (byte) (0xC0 | (c >> 6));
+                out[at++] = (byte) (0x80 | (c & 0x3F));
             } else if (Character.isSurrogate(c)) {
+                length = at;
                 unicodeEscape(c);
+                at = length;
             } else {
-                room(3);
-                buffer[length++] = (byte) (0xE0 | (c >> 12));
-                buffer[length++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                buffer[length++] = (byte) (0x80 | (c & 0x3F));
+                out[at++] = (byte) (0xE0 | (c >> 12));
+                out[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                out[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        put('"');
+        out[at++] = '"';
+        length = at;
+    }
+
+    /** A whole number in decimal, as Long.toString writes it, without making the String. */
+    private void number(long value) {
+        if (value == Long.MIN_VALUE) {
+            ascii("-9223372036854775808");
+            return;
+        }
+        room(20);
+        if (value < 0) {
+            buffer[length++] = '-';
+            value = -value;
+        }
+        // Digits from the last, one division each, into scratch space, then copied in order.
+        int at = digits.length;
+        do {
+            long quotient = value / 10;
+            digits[--at] = (byte) ('0' + (int) (value - quotient * 10));
+            value = quotient;
+        } while (value != 0);
+        int count = digits.length - at;
+        System.arraycopy(digits, at, buffer, length, count);
+        length += count;
     }
 
     private void escape(char c) {
