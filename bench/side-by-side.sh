@@ -4,7 +4,7 @@
 # schemas; both plugins on one plugin.path), each connector on a fresh slot and fresh topics, legs alternating A/B.
 #
 #   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4,W6] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
-#                         [--contenders ours,dbz,ceiling] [--no-limits] [--jfr DIR] [--no-write]
+#                         [--contenders ours,dbz,ceiling,ours-direct] [--no-limits] [--fixed-heap] [--jfr DIR] [--no-write]
 #   bench/side-by-side.sh --exactly-once [--workloads W1,W2,W3] [--runs 3] [--rows W1=300000]...
 #
 # Defaults: all workloads at the issue's sizes, 3 runs, heaps 2g and 256m, both connectors and the Connect ceiling
@@ -15,6 +15,9 @@
 # "Side by side" section of docs/benchmarks.md is then rebuilt from that file (bench/side-by-side-report.py).
 # --jfr DIR runs our worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
 # are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
+# --fixed-heap starts every worker, of every contender, with -Xms equal to its -Xmx (the harness's default leaves -Xms
+# to the JVM, so the young generation starts small and is collected often); such runs are not written to the results,
+# whose figures are all with the default.
 # --exactly-once (issue 16) runs only our connector, at-least-once against its exactly-once variants (worker with
 # exactly.once.source.support=enabled, connector exactly.once.support=required with transaction.boundary=poll, and
 # with transaction.boundary=connector), on W1-W3 at 2g without the limits unless told otherwise (W5, the snapshot,
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
         --no-write) write=0; shift ;;
         --jfr) jfr=$2; args+=("$1" "$2"); shift 2 ;;
         --no-limits) args+=("$1"); shift ;;
+        --fixed-heap) write=0; args+=("$1"); shift ;;
         --exactly-once) exactly_once=1; args+=("$1"); shift ;;
         --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
         -h|--help) sed -n '2,22p' "$0"; exit 0 ;;

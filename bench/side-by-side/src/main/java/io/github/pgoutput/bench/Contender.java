@@ -74,6 +74,8 @@ enum Contender {
             config.put("connector.class", "io.github.pgoutput.bench.ceiling.ConnectCeilingConnector");
             config.put("ceiling.records", String.valueOf(expectedRecords(workload, rows)));
             config.put("topic.prefix", name);
+            // The streaming workloads' records carry our streamed changes' headers, the snapshot's its own.
+            config.put("ceiling.streamed", String.valueOf(!workload.snapshot()));
             return config;
         }
         config.put("database.hostname", pg.host);

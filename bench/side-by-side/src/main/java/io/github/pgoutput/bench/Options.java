@@ -17,12 +17,13 @@ import java.util.Map;
  * @param contenders which connectors run (both by default)
  * @param limits     whether the limits are measured after each run
  * @param jfrDir     when set, our worker runs with Flight Recorder and dumps its recording here
+ * @param fixedHeap  {@code --fixed-heap}: every worker starts with {@code -Xms} equal to its {@code -Xmx}
  * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
  *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed
  *                   consumer in every leg (end offsets count the transaction markers too)
  */
 record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
-               List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce) {
+               List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce, boolean fixedHeap) {
 
     static Options parse(String[] args) {
         Path results = null;
@@ -34,6 +35,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         boolean limits = true;
         Path jfrDir = null;
         boolean exactlyOnce = false;
+        boolean fixedHeap = false;
         boolean workloadsGiven = false;
         boolean heapsGiven = false;
         boolean contendersGiven = false;
@@ -59,6 +61,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                 }
                 case "--exactly-once" -> exactlyOnce = true;
                 case "--no-limits" -> limits = false;
+                case "--fixed-heap" -> fixedHeap = true;
                 case "--jfr" -> jfrDir = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
@@ -73,7 +76,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     : List.of(Contender.OURS, Contender.OURS_EOS_POLL, Contender.OURS_EOS_CONNECTOR);
             limits = false;
         }
-        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce);
+        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce, fixedHeap);
     }
 
     private static List<String> split(String list) {

@@ -160,7 +160,10 @@ public final class SideBySide {
         Path legDir = Files.createDirectories(workDir.resolve(name));
         workload.resetBetweenLegs(pg);
         List<String> jvm = new ArrayList<>();
-        if (options.jfrDir() != null && contender == Contender.OURS) {
+        if (options.fixedHeap()) {
+            jvm.add("-Xms" + heap);
+        }
+        if (options.jfrDir() != null && (contender == Contender.OURS || contender == Contender.OURS_DIRECT)) {
             Files.createDirectories(options.jfrDir());
             jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
                     + options.jfrDir().resolve(name + ".jfr").toAbsolutePath());

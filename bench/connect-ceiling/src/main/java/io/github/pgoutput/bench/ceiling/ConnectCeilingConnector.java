@@ -19,6 +19,7 @@ public final class ConnectCeilingConnector extends SourceConnector {
     static final String RECORDS_CONFIG = "ceiling.records";
     static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
     static final String START_AT_CONFIG = "ceiling.start.at.ms";
+    static final String STREAMED_CONFIG = "ceiling.streamed";
 
     private static final ConfigDef CONFIG = new ConfigDef()
             .define(RECORDS_CONFIG, ConfigDef.Type.LONG, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.atLeast(1),
@@ -27,7 +28,11 @@ public final class ConnectCeilingConnector extends SourceConnector {
                     "as our connector's: the records go to <prefix>.public.bench")
             .define(START_AT_CONFIG, ConfigDef.Type.LONG, 0L, ConfigDef.Importance.MEDIUM,
                     "the first record is handed out at this time (epoch milliseconds), so that the measurement does not"
-                            + " include the task's start; 0: at once");
+                            + " include the task's start; 0: at once")
+            .define(STREAMED_CONFIG, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
+                    "true: the headers of our streamed changes (pg.xid, pg.lsn, pg.commit_lsn, pg.outcome, pg.two_phase,"
+                            + " pg.tx_order and Debezium's context headers), as W1-W4 records carry; false: those of our"
+                            + " snapshot rows, as W5's");
 
     private Map<String, String> props;
 

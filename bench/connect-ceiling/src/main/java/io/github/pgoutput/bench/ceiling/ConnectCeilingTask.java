@@ -14,7 +14,9 @@ import io.github.pgoutput.connect.record.MessageKeyColumns;
 import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotRow;
@@ -28,7 +30,8 @@ import org.apache.kafka.connect.source.SourceTask;
  * flag boolean)}: snapshot records ({@code op=r}, with the {@code pg.snapshot} headers and the snapshot offset) built
  * by our {@link ChangeRecordBuilder} from rows like the workloads' (a 96-character {@code v}), so that the worker
  * converts and sends exactly what our connector would. {@value #DISTINCT} distinct records are built at start and
- * handed out in turn, {@code max.batch.size} (2,048) per poll: the task itself costs next to nothing.
+ * handed out in turn, {@code max.batch.size} (2,048) per poll: the task itself costs next to nothing. With
+ * {@code ceiling.streamed=true} the records carry the headers of our streamed changes instead (W1-W4).
  */
 public final class ConnectCeilingTask extends SourceTask {
 
@@ -50,6 +53,8 @@ public final class ConnectCeilingTask extends SourceTask {
         total = Long.parseLong(props.get(ConnectCeilingConnector.RECORDS_CONFIG));
         startAtMillis = Long.parseLong(props.getOrDefault(ConnectCeilingConnector.START_AT_CONFIG, "0"));
         String prefix = props.get(ConnectCeilingConnector.TOPIC_PREFIX_CONFIG);
+        boolean streamed = Boolean.parseBoolean(props.getOrDefault(ConnectCeilingConnector.STREAMED_CONFIG, "false"));
+        LifecycleHeaders.Context context = LifecycleHeaders.Context.of(prefix, "0", java.util.UUID.randomUUID());
         ChangeRecordBuilder builder = new ChangeRecordBuilder(prefix, "bench", "bench", new TopicNames(prefix, "__debezium-heartbeat"),
                 new AvroNames(prefix), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
                     throw new SQLException("the bench table has built-in types only");
@@ -63,7 +68,15 @@ public final class ConnectCeilingTask extends SourceTask {
                     SnapshotRow.Marker.TRUE);
             ChangeRecordBuilder.Draft draft = builder.snapshotRow(row, CONSISTENT_POINT, 1000L);
             ConnectHeaders headers = new ConnectHeaders();
-            LifecycleHeaders.addSnapshot(headers, CONSISTENT_POINT);
+            if (streamed) {
+                // A streamed insert's headers: its transaction, position, outcome and order, and the context ones.
+                Lsn lsn = Lsn.of(CONSISTENT_POINT.value() + 64L * i);
+                LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(Xid.of(1000), lsn,
+                        Lsn.of(CONSISTENT_POINT.value() + 64L * DISTINCT + 64), Delivery.Kind.COMMITTED, false, i, null));
+                context.addTo(headers);
+            } else {
+                LifecycleHeaders.addSnapshot(headers, CONSISTENT_POINT);
+            }
             records.add(new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
                     draft.valueSchema(), draft.value(), draft.timestampMs(), headers));
         }
