@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigException;
@@ -40,6 +41,8 @@ final class CrossKeyRules {
     /** Connect's keys of a connector's own converters. */
     static final String KEY_CONVERTER = "key.converter";
     static final String VALUE_CONVERTER = "value.converter";
+    /** Connect's key of a connector's transform aliases. */
+    static final String TRANSFORMS = "transforms";
 
     private CrossKeyRules() {
     }
@@ -88,6 +91,33 @@ final class CrossKeyRules {
         problems.addAll(problems(parsed, given.get(TASKS_MAX_CONFIG)));
         checkDirectEncoding(parsed, given, problems);
         return problems;
+    }
+
+    /**
+     * The warning for transforms under {@code direct.encoding}: they see {@code byte[]} keys and values, so an SMT
+     * that reads fields fails or passes records unchanged. Not an error, because transforms on the topic or the
+     * headers still work; empty when the encoding is none or no transform is set.
+     */
+    static Optional<String> transformsSeeBytes(Map<String, ?> given) {
+        Object encoding = given.get(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG);
+        Object transforms = given.get(TRANSFORMS);
+        if (encoding == null || transforms == null || transforms.toString().isBlank()) {
+            return Optional.empty();
+        }
+        DirectEncoding mode;
+        try {
+            mode = ConfigChoices.DIRECT_ENCODING.parse(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG, encoding.toString());
+        } catch (ConfigException e) {
+            return Optional.empty(); // reported as an error by the key's own validator
+        }
+        if (mode == DirectEncoding.NONE) {
+            return Optional.empty();
+        }
+        return Optional.of(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + encoding.toString().trim()
+                + ": the transforms " + transforms.toString().trim() + " see each record's key and value as byte[] (the JSON"
+                + " this connector writes), not as Structs; a transform that reads or changes fields (ExtractNewRecordState,"
+                + " ReplaceField, ValueToKey, ...) fails or leaves the record unchanged. Transforms of the topic or the"
+                + " headers still work. Use " + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none with such transforms");
     }
 
     /**

@@ -25,14 +25,14 @@ final class IgnoredKeys {
 
     /** Connect's own connector keys (ConnectorConfig, SourceConnectorConfig), read by the worker, not by us. */
     private static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG,
-            "tasks.max.enforce", CrossKeyRules.KEY_CONVERTER, CrossKeyRules.VALUE_CONVERTER, "header.converter", "transforms", "predicates",
+            "tasks.max.enforce", CrossKeyRules.KEY_CONVERTER, CrossKeyRules.VALUE_CONVERTER, "header.converter", CrossKeyRules.TRANSFORMS, "predicates",
             "config.action.reload", PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG,
             PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, "transaction.boundary.interval.ms", "offsets.storage.topic",
             "connector.plugin.version");
 
     /** Families of Connect's keys: converter and transform settings, error handling, topic creation, client overrides. */
     private static final List<String> FRAMEWORK_PREFIXES = List.of(CrossKeyRules.KEY_CONVERTER + ".", CrossKeyRules.VALUE_CONVERTER + ".",
-            "header.converter.", "transforms.", "predicates.", "errors.", "topic.creation.", "producer.override.",
+            "header.converter.", CrossKeyRules.TRANSFORMS + ".", "predicates.", "errors.", "topic.creation.", "producer.override.",
             "consumer.override.", "admin.override.");
 
     /**

@@ -85,9 +85,13 @@ public class PgOutputSourceConnector extends SourceConnector {
         return config;
     }
 
-    /** One WARN per key that nothing reads ({@link IgnoredKeys}): Connect would accept it without a word. */
+    /**
+     * One WARN per key that nothing reads ({@link IgnoredKeys}): Connect would accept it without a word. And one when
+     * transforms run on the bytes of {@code direct.encoding} ({@link CrossKeyRules#transformsSeeBytes}).
+     */
     private static void warnIgnoredKeys(Map<String, String> connectorConfigs) {
         IgnoredKeys.of(connectorConfigs).forEach(ignored -> log.warn("{}", ignored.message()));
+        CrossKeyRules.transformsSeeBytes(connectorConfigs).ifPresent(log::warn);
     }
 
     /**

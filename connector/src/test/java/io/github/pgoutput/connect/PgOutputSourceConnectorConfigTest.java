@@ -175,6 +175,19 @@ public class PgOutputSourceConnectorConfigTest {
     }
 
     @Test
+    void transformsUnderDirectEncodingGetAWarningNamingThemAndTheWayOut() {
+        assertThat(CrossKeyRules.transformsSeeBytes(with("direct.encoding", "json", "transforms", "unwrap,route")))
+                .hasValueSatisfying(warning -> assertThat(warning).contains("unwrap,route").contains("byte[]")
+                        .contains("direct.encoding=none"));
+        assertThat(CrossKeyRules.transformsSeeBytes(with("direct.encoding", "none", "transforms", "unwrap"))).isEmpty();
+        assertThat(CrossKeyRules.transformsSeeBytes(with("transforms", "unwrap"))).isEmpty();
+        assertThat(CrossKeyRules.transformsSeeBytes(with("direct.encoding", "json_with_schemas", "transforms", " ")))
+                .isEmpty();
+        assertThat(CrossKeyRules.transformsSeeBytes(with("direct.encoding", "bogus", "transforms", "unwrap")))
+                .as("a bad value is the validator's error, not this warning").isEmpty();
+    }
+
+    @Test
     void spillDirectoryDefaultsToTheSlotsFolderUnderTheJvmTempDirectory() {
         PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(minimal());
 
