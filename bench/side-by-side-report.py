@@ -5,7 +5,8 @@
       replaces in RESULTS the lines of every (workload, heap) pair RAW measured by RAW's lines, plus one "meta" line
       per pair (date, command, load average, machine).
   side-by-side-report.py write RESULTS.jsonl docs/benchmarks.md
-      rewrites the section "## Side by side ..." of the document (up to the next "## " heading) from RESULTS; the
+      rewrites the section "## Side by side ..." of the document (up to the next "## " heading) from RESULTS, and draws
+      its chart (side-by-side.svg beside the document); the
       hand-written "## Side by side: analysis" section after it is left alone.
   side-by-side-report.py exactly-once RESULTS.jsonl SECTION.md
       writes the table of a --exactly-once run (our connector at-least-once against its exactly-once variants,
@@ -91,6 +92,73 @@ def mib(x):
 
 def ratio(a, b):
     return f"{a / b:.2f}×" if a and b else "–"
+
+
+CHART = "side-by-side.svg"
+CONTENDERS = [("ours", "ours", "#1f77b4"), ("ours_direct", "ours, direct.encoding=json", "#17becf"),
+              ("dbz", "Debezium 3.6.1", "#d62728"), ("ceiling", "Connect ceiling", "#7f7f7f")]
+
+
+def chart(rows, pairs, path):
+    """An SVG bar chart: per (workload, heap) group, one bar per contender (median events/s, log scale), the
+    PostgreSQL limit as a solid line and the producer's as a dashed one."""
+    import math
+    groups = []
+    for (w, h) in pairs:
+        legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
+        lims = [r for r in rows if r.get("kind") == "limit" and r["workload"] == w and r["heap"] == h]
+        bars = [(label, colour, med([r["events_per_s"] for r in legs if r["contender"] == key]))
+                for key, label, colour in CONTENDERS]
+        limit_key = "copy_events_per_s" if w in READS_TABLE else "recvlogical_events_per_s"
+        pg = med([r[limit_key] for r in lims if limit_key in r])
+        producer = med([r["producer_records_per_s"] for r in lims if "producer_records_per_s" in r])
+        groups.append((f"{w} {h}", bars, pg, producer))
+    low, high = 1_000, 2_000_000
+    left, top, plot_h, bar_w, gap = 70, 30, 300, 14, 26
+    width = left + len(groups) * (len(CONTENDERS) * bar_w + gap) + 20
+    height = top + plot_h + 90
+
+    def y(v):
+        v = min(max(v, low), high)
+        return top + plot_h - plot_h * (math.log10(v) - math.log10(low)) / (math.log10(high) - math.log10(low))
+
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+           f'<text x="{left}" y="16" font-size="13">Side by side: events/s (log scale), bench/side-by-side.sh</text>']
+    for tick in [1_000, 10_000, 100_000, 1_000_000]:
+        svg.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{width - 10}" y2="{y(tick):.1f}" stroke="#ddd"/>')
+        svg.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:,}</text>')
+    x = left + gap / 2
+    for name, bars, pg, producer in groups:
+        group_w = len(CONTENDERS) * bar_w
+        for i, (label, colour, value) in enumerate(bars):
+            if value:
+                svg.append(f'<rect x="{x + i * bar_w:.1f}" y="{y(value):.1f}" width="{bar_w - 2}" '
+                           f'height="{top + plot_h - y(value):.1f}" fill="{colour}"><title>{label}: {value:,.0f}</title></rect>')
+        if pg:
+            svg.append(f'<line x1="{x - 3:.1f}" y1="{y(pg):.1f}" x2="{x + group_w + 1:.1f}" y2="{y(pg):.1f}" '
+                       f'stroke="#2ca02c" stroke-width="2"><title>PostgreSQL: {pg:,.0f}</title></line>')
+        if producer:
+            svg.append(f'<line x1="{x - 3:.1f}" y1="{y(producer):.1f}" x2="{x + group_w + 1:.1f}" y2="{y(producer):.1f}" '
+                       f'stroke="#ff7f0e" stroke-width="2" stroke-dasharray="4,3"><title>producer: {producer:,.0f}</title></line>')
+        svg.append(f'<text x="{x + group_w / 2:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{name}</text>')
+        x += group_w + gap
+    legend_y = top + plot_h + 36
+    items = [(label, colour, "rect") for _, label, colour in CONTENDERS] + [
+        ("PostgreSQL (pg_recvlogical / COPY)", "#2ca02c", "line"), ("Kafka producer", "#ff7f0e", "dash")]
+    lx = left
+    for label, colour, kind in items:
+        if kind == "rect":
+            svg.append(f'<rect x="{lx}" y="{legend_y - 9}" width="10" height="10" fill="{colour}"/>')
+        else:
+            dash = ' stroke-dasharray="4,3"' if kind == "dash" else ""
+            svg.append(f'<line x1="{lx}" y1="{legend_y - 4}" x2="{lx + 14}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"{dash}/>')
+        svg.append(f'<text x="{lx + 18}" y="{legend_y}">{label}</text>')
+        lx += 24 + 6.5 * len(label)
+        if lx > width - 150:
+            lx, legend_y = left, legend_y + 16
+    svg.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(svg) + "\n")
 
 
 def write(results, doc):
@@ -223,6 +291,12 @@ def write(results, doc):
         out.append(goal(f"{w} with direct.encoding=json ≥ 60% of PostgreSQL's emission rate (issue 19)", (w, "2g"),
                         lambda s: (s["x"] >= 0.6 * s["pg"], f"{100 * s['x'] / s['pg']:.0f}%") if s["x"] and s["pg"]
                         else (False, "no direct or pg_recvlogical figure")))
+    svg = os.path.join(os.path.dirname(doc) or ".", CHART)
+    chart(rows, pairs, svg)
+    out += ["", f"![events/s per workload and contender, with the limits as lines]({CHART})", "",
+            f"`{CHART}` (drawn by the same script from the same file): the median events/s of each contender per workload",
+            "and heap on a log scale, PostgreSQL's own rate (`pg_recvlogical`, or COPY for W5/W6) as a solid line and the",
+            "producer's as a dashed line across each group. A contender missing from a group was not run there."]
     section = "\n".join(out) + "\n"
 
     text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"

@@ -12,7 +12,8 @@
 # limits measured.
 # Every measurement goes to bench/results/side-by-side.jsonl: a run of this script replaces the lines of the
 # (workload, heap) pairs it measured and keeps the others, so the suite can be run in parts. Unless --no-write, the
-# "Side by side" section of docs/benchmarks.md is then rebuilt from that file (bench/side-by-side-report.py).
+# "Side by side" section of docs/benchmarks.md and its chart, docs/side-by-side.svg, are then rebuilt from that file
+# (bench/side-by-side-report.py).
 # --jfr DIR runs our worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
 # are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
 # --fixed-heap starts every worker, of every contender, with -Xms equal to its -Xmx (the harness's default leaves -Xms
