@@ -46,6 +46,7 @@ public final class ConnectJsonWriter {
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(StandardCharsets.US_ASCII);
     /** A buffer grown past this by one large record is dropped after it, so it does not stay that large. */
     private static final int KEPT_BUFFER_BYTES = 1 << 20;
+    private static final int STRING_SEGMENT_CHARS = 4096;
 
     private final boolean withSchemas;
     private final Map<Schema, byte[]> schemaJson = new IdentityHashMap<>();
@@ -346,12 +347,29 @@ public final class ConnectJsonWriter {
     /** A JSON string as Jackson's UTF-8 generator writes it (see the class comment for its escapes). */
     private void string(String text) {
         int n = text.length();
-        // At most 6 bytes per char (an escape) and the quotes: one check for the whole string.
-        room(6 * n + 2);
+        if (n <= STRING_SEGMENT_CHARS) {
+            // At most 6 bytes per char (an escape) and the quotes: one room check for the whole string.
+            room(6 * n + 2);
+            buffer[length++] = '"';
+            stringSegment(text, 0, n);
+            buffer[length++] = '"';
+            return;
+        }
+        // A long value a segment at a time, so that it never reserves six times its size at once.
+        put('"');
+        for (int from = 0; from < n; from += STRING_SEGMENT_CHARS) {
+            int to = Math.min(n, from + STRING_SEGMENT_CHARS);
+            room(6 * (to - from));
+            stringSegment(text, from, to);
+        }
+        put('"');
+    }
+
+    /** Chars {@code from} to {@code to} of a string, into room the caller has made (6 bytes per char). */
+    private void stringSegment(String text, int from, int to) {
         byte[] out = buffer;
         int at = length;
-        out[at++] = '"';
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < to; i++) {
             char c = text.charAt(i);
             if (c < 0x80) {
                 if (c >= 0x20 && c != '"' && c != '\\') {
@@ -374,7 +392,6 @@ public final class ConnectJsonWriter {
                 out[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        out[at++] = '"';
         length = at;
     }
 

@@ -94,6 +94,20 @@ class ConnectJsonWriterTest {
     }
 
     @Test
+    void writesStringsLongerThanOneSegmentWithEscapesAndSurrogatesAtItsEdges() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 3 * 4096 + 5; i++) {
+            // Escapes, 2- and 3-byte chars and surrogate pairs land on both sides of every 4,096-char boundary.
+            text.append(i % 4096 == 4095 ? '\n' : i % 7 == 0 ? 'é' : i % 11 == 0 ? '\u20ac' : 'a');
+            if (i % 4096 == 4094) {
+                text.appendCodePoint(0x1F600);
+            }
+        }
+        assertSameBytes(Schema.STRING_SCHEMA, text.toString());
+        assertSameBytes(Schema.STRING_SCHEMA, "x".repeat(5 * 1024 * 1024));
+    }
+
+    @Test
     void writesAByteBufferAsJsonConverterDoesAndBytesOfEveryLength() {
         assertSameBytes(Schema.BYTES_SCHEMA, ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
         for (int n = 0; n < 8; n++) {
