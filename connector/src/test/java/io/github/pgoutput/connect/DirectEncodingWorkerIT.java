@@ -41,7 +41,8 @@ class DirectEncodingWorkerIT {
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
 
-    @PostgresTest
+    // A worker and two connectors per mode: once per build (DirectEncodingIT covers the bytes on every version).
+    @PostgresTest(representative = 16)
     @Timeout(240)
     void directBytesEqualJsonConvertersBytesOnEveryTopicWithAndWithoutSchemas(PostgresDatabase db) {
         for (boolean schemas : new boolean[] {true, false}) {
