@@ -14,7 +14,7 @@
 # (workload, heap) pairs it measured and keeps the others, so the suite can be run in parts. Unless --no-write, the
 # "Side by side" section of docs/benchmarks.md and its chart, docs/side-by-side.svg, are then rebuilt from that file
 # (bench/side-by-side-report.py).
-# --jfr DIR runs our worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
+# --jfr DIR runs every contender's worker with Flight Recorder (profile settings) and leaves one recording per leg in DIR; such runs
 # are not written to the results (the recorder costs time): use it with --contenders ours --no-limits.
 # --fixed-heap starts every worker, of every contender, with -Xms equal to its -Xmx (the harness's default leaves -Xms
 # to the JVM, so the young generation starts small and is collected often); such runs are not written to the results,

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param rows       row counts overriding the issue's sizes
  * @param contenders which connectors run (both by default)
  * @param limits     whether the limits are measured after each run
- * @param jfrDir     when set, our worker runs with Flight Recorder and dumps its recording here
+ * @param jfrDir     when set, every worker runs with Flight Recorder and dumps its recording here
  * @param fixedHeap  {@code --fixed-heap}: every worker starts with {@code -Xms} equal to its {@code -Xmx}
  * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
  *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed

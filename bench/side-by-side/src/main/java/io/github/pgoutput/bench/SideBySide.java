@@ -163,7 +163,7 @@ public final class SideBySide {
         if (options.fixedHeap()) {
             jvm.add("-Xms" + heap);
         }
-        if (options.jfrDir() != null && (contender == Contender.OURS || contender == Contender.OURS_DIRECT)) {
+        if (options.jfrDir() != null) {
             Files.createDirectories(options.jfrDir());
             jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
                     + options.jfrDir().resolve(name + ".jfr").toAbsolutePath());
