@@ -120,7 +120,7 @@ class ConnectJsonWriterTest {
     }
 
     @Test
-    void writesTheSchemaOfEachInstanceOnceAndStillRightAfterTheCacheFills() {
+    void writesTheSameBytesAsJsonConverterWhileTheSchemaCacheFillsAndClears() {
         ConnectJsonWriter writer = new ConnectJsonWriter(true);
         JsonConverter converter = converter(true);
         for (int i = 0; i < 2_100; i++) {
