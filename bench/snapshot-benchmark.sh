@@ -8,8 +8,9 @@
 #   * COPY: psql -c "COPY (SELECT <columns> FROM bench) TO STDOUT" > /dev/null, wall time;
 #   * reader: LargeSnapshotRun --count-only in a JVM with -Xmx256m: slot + exported snapshot, SnapshotReader (COPY text
 #     parsed into SnapshotRow values), rows counted and dropped, once with one thread and once with
-#     snapshot.max.threads=2 (the one table read in two block ranges at once). Its reading time runs from the
-#     reader's start to its last row; the total adds slot creation and import (and is printed too).
+#     snapshot.max.threads=2 (the one table read in two block ranges at once); then as a resumable snapshot reads, in
+#     key order, with one thread and with two (two key ranges at once). Its reading time runs from the reader's start
+#     to its last row; the total adds slot creation and import (and is printed too).
 # Prints best (median) rows/s and the ratios; with --write, replaces the "snapshot-reader" section of
 # docs/benchmarks.md.
 set -euo pipefail
@@ -39,10 +40,13 @@ for run in $(seq 1 "$RUNS"); do
   psql_q "COPY (SELECT $COLUMNS FROM bench) TO STDOUT" > /dev/null
   t1=$(date +%s.%N)
   copy_s=$(python3 -c "print(f'{$t1 - $t0:.3f}')")
-  for threads in 1 2; do
-    reader=$(java -Xmx256m -cp "$CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.github.pgoutput.snapshot.LargeSnapshotRun \
-        127.0.0.1 "$PGPORT_USED" postgres postgres public.bench --count-only --threads "$threads" | grep '^RESULT')
-    echo "run $run: threads=$threads copy_seconds=$copy_s $reader" | tee -a "$results"
+  for order in blocks keys; do
+    for threads in 1 2; do
+      reader=$(java -Xmx256m -cp "$CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.github.pgoutput.snapshot.LargeSnapshotRun \
+          127.0.0.1 "$PGPORT_USED" postgres postgres public.bench --count-only --threads "$threads" \
+          $([ "$order" = keys ] && echo --key-order) | grep '^RESULT')
+      echo "run $run: order=$order threads=$threads copy_seconds=$copy_s $reader" | tee -a "$results"
+    done
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -53,10 +57,14 @@ import re, statistics, sys, datetime, subprocess
 path, write, rows, runs, load_before, load_after, table_mb, copy_bytes, version = sys.argv[1:]
 rows = int(rows)
 copy, read, total, heap = [], {1: [], 2: []}, {1: [], 2: []}, []
+keyed = {1: [], 2: []}
 for line in open(path):
     kv = dict(re.findall(r'(\w+)=([0-9.]+)', line))
     assert int(kv['count']) == rows, f"reader saw {kv['count']} rows, expected {rows}"
     threads = int(kv['threads'])
+    if 'order=keys' in line:
+        keyed[threads].append(rows / float(kv['readSeconds']))
+        continue
     if threads == 1:
         copy.append(rows / float(kv['copy_seconds']))
     read[threads].append(rows / float(kv['readSeconds']))
@@ -65,8 +73,9 @@ for line in open(path):
 fmt = lambda xs: f"{max(xs):,.0f} ({statistics.median(xs):,.0f})"
 for t in (1, 2):
     print(f"reader, {t} thread(s), rows/s (reading): {fmt(read[t])}; incl. slot creation and import: {fmt(total[t])};"
-          f" ratio reader/COPY {max(read[t]) / max(copy):.2f}")
-print(f"COPY to /dev/null rows/s: {fmt(copy)}; two threads / one: {max(read[2]) / max(read[1]):.2f}")
+          f" ratio reader/COPY {max(read[t]) / max(copy):.2f}; in key order: {fmt(keyed[t])}")
+print(f"COPY to /dev/null rows/s: {fmt(copy)}; two threads / one: {max(read[2]) / max(read[1]):.2f};"
+      f" in key order {max(keyed[2]) / max(keyed[1]):.2f}")
 if write == '--write':
     java = subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0]
     now = datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M UTC')
@@ -88,12 +97,16 @@ likely in the page cache for every run (not checked).
 | the same, incl. slot creation with exported snapshot and import | {fmt(total[1])} | {max(total[1]) / max(copy):.2f} |
 | `SnapshotReader`, `snapshot.max.threads=2`: the table in two block ranges read at once, reading only | {fmt(read[2])} | **{max(read[2]) / max(copy):.2f}** |
 | the same, incl. slot creation with exported snapshot and import | {fmt(total[2])} | {max(total[2]) / max(copy):.2f} |
+| a resumable snapshot's reading (`ORDER BY` the key), one thread, reading only | {fmt(keyed[1])} | **{max(keyed[1]) / max(copy):.2f}** |
+| the same, `snapshot.max.threads=2`: two key ranges read at once, reading only | {fmt(keyed[2])} | **{max(keyed[2]) / max(copy):.2f}** |
 
 Peak heap of a reader JVM (`-Xmx256m`): {max(heap) / 2**20:.0f} MiB. With two threads the one table is read in two
 `ctid` ranges (TID Range Scans) over two connections that share the exported snapshot: {max(read[2]) / max(read[1]):.2f}×
 one thread's rate. Two ranges gain only where
 cores are idle: one range's backend and reader already keep both cores of this machine busy, so the split is for
-machines with more cores, or tables read from disk. A single COPY is one reader's ceiling; the gap is the reader's work
+machines with more cores, or tables read from disk. A resumable snapshot reads in key order (an index scan), so
+that it can continue each key range after its last row; two key ranges give {max(keyed[2]) / max(keyed[1]):.2f}× its
+one-thread rate, and one key-order thread gives {max(keyed[1]) / max(read[1]):.2f}× the block-order one. A single COPY is one reader's ceiling; the gap is the reader's work
 in Java (splitting, unescaping and decoding every value into a `String`, handing rows to the consumer thread), which
 shares the cores with the backends that produce the rows. The end-to-end snapshot through Kafka is W5 in the
 side-by-side section.

@@ -458,21 +458,21 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SNAPSHOT_MAX_THREADS_DOC = "Connections reading the initial snapshot at once, each "
             + "importing the one exported snapshot. Tables are taken in Debezium's order (per table.include.list "
             + "expression, by name); with more than 1, a plain table of 16 MB or more is also split into up to this many "
-            + "block ranges (ctid) read at once, so one big table is read by every connection (Debezium reads a table "
-            + "with one). Default 1, as Debezium: with more, rows read at once interleave, and which row is the "
-            + "snapshot's last (source.snapshot=last) depends on which part finishes last. An exactly-once snapshot "
-            + "reads with one connection, in key order.";
+            + "ranges read at once, so one big table is read by every connection (Debezium reads a table with one): block "
+            + "ranges (ctid), or key ranges for a resumable or exactly-once snapshot, which reads one table after another, "
+            + "each range in key order. Default 1, as Debezium: with more, rows read at once interleave, and which row is "
+            + "the snapshot's last (source.snapshot=last) depends on which part finishes last.";
     private static final int SNAPSHOT_MAX_THREADS_DEFAULT = 1;
     private static final String SNAPSHOT_MAX_THREADS_DISPLAY = "Snapshot threads";
 
     public static final String SNAPSHOT_RESUMABLE_CONFIG = "snapshot.resumable";
-    private static final String SNAPSHOT_RESUMABLE_DOC = "true: the initial snapshot reads each table in key order with "
-            + "one connection, and a snapshot interrupted by a stop, a crash or a rebalance continues after the last row "
-            + "whose record Kafka holds (the stored offset), from a new exported snapshot, instead of being taken again "
-            + "from the start; streaming then skips the changes the continued rows already contain. Every table needs a "
-            + "primary key or a replica identity index, and the slot must be the one the snapshot created. false (the "
-            + "default, as Debezium): an interrupted snapshot is taken again, with snapshot.max.threads connections. "
-            + "Always on with exactly.once.support=required.";
+    private static final String SNAPSHOT_RESUMABLE_DOC = "true: the initial snapshot reads each table in key order "
+            + "(a big one in up to snapshot.max.threads key ranges at once), and a snapshot interrupted by a stop, a crash "
+            + "or a rebalance continues after the last row whose record Kafka holds (the stored offset), each key range "
+            + "after its own last row, from a new exported snapshot, instead of being taken again from the start; "
+            + "streaming then skips the changes the continued rows already contain. Every table needs a primary key or a "
+            + "replica identity index, and the slot must be the one the snapshot created. false (the default, as "
+            + "Debezium): an interrupted snapshot is taken again. Always on with exactly.once.support=required.";
     private static final String SNAPSHOT_RESUMABLE_DISPLAY = "Resumable snapshot";
 
     public static final String SNAPSHOT_INCLUDE_LIST_CONFIG = "snapshot.include.list";

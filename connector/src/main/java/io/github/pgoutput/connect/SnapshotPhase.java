@@ -17,7 +17,6 @@ import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.InitialSnapshot;
 import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.snapshot.ResumableProgress;
 import io.github.pgoutput.snapshot.SnapshotReader;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
@@ -72,8 +71,6 @@ final class SnapshotPhase implements AutoCloseable {
 
     /** For a resumable snapshot: its table list and resumptions; null otherwise. */
     private final InitialSnapshot.Resumable resumable;
-    /** For a resumable snapshot: where it stands, the row of the last record added (table 0 before the first). */
-    private ResumableProgress.Position at = new ResumableProgress.Position(0, List.of());
 
     private SnapshotPhase(InitialSnapshot snapshot, AcknowledgementTracker tracker, Map<String, ?> partition, boolean takenAgain) {
         this.snapshot = snapshot;
@@ -183,9 +180,6 @@ final class SnapshotPhase implements AutoCloseable {
             }
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
             Draft draft = builder.snapshotRow(row, consistentPoint, reader.transactionId());
-            if (resumable != null) {
-                at = new ResumableProgress.Position(resumable.indexOf(row.table().name()), row.keyValues());
-            }
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint), resumedForStreaming())
                     : inProgress();
             add(draft, offset, out, builder);
@@ -202,7 +196,9 @@ final class SnapshotPhase implements AutoCloseable {
      */
     private Map<String, Object> inProgress() {
         if (resumable != null) {
-            return SourceOffsets.snapshotInProgress(consistentPoint, new StoredOffset.Progress(resumable.fingerprint(), at, resumable.resumes()));
+            // The rows still to read after the row just handed out, whose record this offset goes with.
+            return SourceOffsets.snapshotInProgress(consistentPoint, new StoredOffset.Progress(resumable.fingerprint(), reader.position(),
+                    resumable.resumes()));
         }
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }

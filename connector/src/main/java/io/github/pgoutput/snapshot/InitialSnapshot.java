@@ -42,7 +42,7 @@ public final class InitialSnapshot implements AutoCloseable {
     /**
      * What a resumable snapshot's records need to say where it stands ({@link ResumableProgress}).
      *
-     * @param tables      the snapshot's whole table list, in reading order (the reader reads its tail from {@code firstTable})
+     * @param tables      the snapshot's whole table list, in reading order (the reader reads its tail from the stored position)
      * @param fingerprint {@link ResumableProgress#fingerprint} of {@code tables}
      * @param resumes     the resumptions so far, this one included; empty for a snapshot taken from the start
      */
@@ -50,15 +50,6 @@ public final class InitialSnapshot implements AutoCloseable {
         public Resumable {
             tables = List.copyOf(tables);
             resumes = List.copyOf(resumes);
-        }
-
-        /** The index of {@code table} in the table list. */
-        public int indexOf(TableName table) {
-            int i = tables.indexOf(table);
-            if (i < 0) {
-                throw new IllegalArgumentException(table + " is not in the snapshot's table list");
-            }
-            return i;
         }
     }
 
@@ -184,17 +175,13 @@ public final class InitialSnapshot implements AutoCloseable {
     private static InitialSnapshot startResumable(ReplicationSettings settings, SnapshotPlan plan, boolean temporary, List<TableName> tables,
                                                   SnapshotSettings snapshotSettings, Duration slotCreationTimeout) throws SQLException {
         String fingerprint = ResumableProgress.fingerprint(tables);
-        if (snapshotSettings.maxThreads() > 1) {
-            log.info("The snapshot is resumable, so it reads the tables one after another in key order with one connection:"
-                    + " snapshot.max.threads={} applies to a snapshot that is not resumable", snapshotSettings.maxThreads());
-        }
         StoredOffset.SnapshotInProgress resumeFrom = plan.resumeFrom();
         if (resumeFrom == null) {
             ExportedSnapshot exported = ExportedSnapshot.create(settings, temporary, slotCreationTimeout);
             SnapshotReader reader = null;
             try {
                 reader = SnapshotReader.startInKeyOrder(() -> PgConnections.openSql(settings), exported.snapshotName(), tables,
-                        settings.user(), snapshotSettings, List.of(), false);
+                        settings.user(), snapshotSettings, ResumableProgress.Position.startOf(0), false);
             } finally {
                 if (!temporary || reader == null) {
                     exported.close();
@@ -220,11 +207,12 @@ public final class InitialSnapshot implements AutoCloseable {
         ExportedSnapshot exported = ExportedSnapshot.createForSnapshotOnly(settings, resumeSlotName(settings.slotName()), slotCreationTimeout);
         try {
             SnapshotReader reader = SnapshotReader.startInKeyOrder(() -> PgConnections.openSql(settings), exported.snapshotName(),
-                    tables.subList(at.table(), tables.size()), settings.user(), snapshotSettings, at.key(), true);
+                    tables, settings.user(), snapshotSettings, at, true);
             List<ResumableProgress.Resume> resumes = new java.util.ArrayList<>(progress.resumes());
             resumes.add(new ResumableProgress.Resume(at, exported.consistentPoint()));
-            log.info("Resuming the snapshot of slot {} (consistent point {}) after table {} key {}, from a new exported snapshot at {}",
-                    settings.slotName(), resumeFrom.slotConsistentPoint(), tables.get(at.table()), at.key(), exported.consistentPoint());
+            log.info("Resuming the snapshot of slot {} (consistent point {}) in table {}, key ranges {} still to read, from a new"
+                    + " exported snapshot at {}", settings.slotName(), resumeFrom.slotConsistentPoint(), tables.get(at.table()),
+                    ResumableProgress.encode(at), exported.consistentPoint());
             return new InitialSnapshot(reader, resumeFrom.slotConsistentPoint(), null, new Resumable(tables, fingerprint, resumes));
         } finally {
             // Imported by the readers (or failed): the temporary slot has served its purpose.

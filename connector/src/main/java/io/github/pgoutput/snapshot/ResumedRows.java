@@ -25,8 +25,9 @@ import java.util.function.Function;
  *
  * <p>So a change is skipped exactly when its row lies, in the snapshot's order ({@link ResumableProgress}), in a part
  * read as of a consistent point after the change's commit. Rows are placed by table index first and, within the table a
- * resumption began in, by comparing keys in PostgreSQL ({@link TableKey#comparison()}), so that the order is the
- * key's btree order with its collation, the order the snapshot read in. Only changes committed before the last
+ * resumption began in, by comparing keys in PostgreSQL ({@link TableKey#comparison()}) with the bounds of the key
+ * ranges that were still to read, so that the order is the key's btree order with its collation, the order the
+ * snapshot read in. Only changes committed before the last
  * resumption's point need a comparison; the caller drops this object once the stream has passed {@link #until()}.
  *
  * <p>Not thread-safe: the task's poll thread.
@@ -82,7 +83,7 @@ public final class ResumedRows implements AutoCloseable {
             for (int i = resumes.size() - 1; i >= 0; i--) {
                 Resume r = resumes.get(i);
                 boolean after;
-                if (index != r.after().table() || r.after().key().isEmpty()) {
+                if (index != r.after().table() || r.after().atTableStart()) {
                     after = index >= r.after().table();
                 } else {
                     if (key == null) {
@@ -91,7 +92,7 @@ public final class ResumedRows implements AutoCloseable {
                             return false;
                         }
                     }
-                    after = greater(table, key, r.after().key());
+                    after = inRanges(table, key, r.after().rest());
                 }
                 if (after) {
                     return commitLsn.isBefore(r.readAt());
@@ -133,6 +134,17 @@ public final class ResumedRows implements AutoCloseable {
             values.add(v);
         }
         return values;
+    }
+
+    /** Whether {@code key} lies in one of {@code ranges}: after a range's lower bound and at most its upper bound. */
+    private boolean inRanges(TableName table, List<String> key, List<ResumableProgress.KeyRange> ranges) throws SQLException {
+        for (ResumableProgress.KeyRange range : ranges) {
+            if ((range.after().isEmpty() || greater(table, key, range.after()))
+                    && (range.upTo().isEmpty() || !greater(table, key, range.upTo()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean greater(TableName table, List<String> a, List<String> b) throws SQLException {

@@ -41,6 +41,11 @@ import java.util.regex.Pattern;
  * filling); when the consumer does not keep up, the readers wait. Memory therefore does not depend on table size. Rows
  * of parts read at the same time interleave; each part's rows come in the order COPY returns them.
  *
+ * <p>A resumable snapshot ({@link #startInKeyOrder}) reads each table in key order instead, one table after another:
+ * a table of at least two {@link BlockRanges} worth of blocks is split into up to {@code snapshot.max.threads}
+ * {@link KeyRanges} read at once, each in key order, and no part of the next table is begun before every part of this
+ * one is queued. {@link #position()} then says, after each row handed out, which rows are still to read.
+ *
  * <p>Thread-safety: {@link #next} from one consumer thread; {@link #progress()} and {@link #close()} from any.
  */
 public final class SnapshotReader implements AutoCloseable {
@@ -60,6 +65,13 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<TableParts> tableParts;
     /** The rows continue a snapshot begun earlier: none is the snapshot's first. */
     private final boolean continuation;
+    /** In key order: the first table's index in the snapshot's table list, and per table read its key ranges; else null. */
+    private final ResumableProgress.Position from;
+    private final List<List<ResumableProgress.KeyRange>> keyRanges;
+    /** Consumer side, in key order: the rows still to read after the last row handed out. */
+    private ResumableProgress.Position position;
+    private List<ResumableProgress.KeyRange> positionRanges;
+    private int positionTable = -1;
     private final SnapshotProgress progress;
     private final SnapshotSettings settings;
     private final BlockingQueue<Object> queue;
@@ -74,19 +86,35 @@ public final class SnapshotReader implements AutoCloseable {
     private final Long transactionId;
     /** Consumer side: a row held back until the next item shows whether it is the last; rows handed out so far. */
     private SnapshotRow held;
+    private int heldPart;
     private Iterator<SnapshotRow> batch = Collections.emptyIterator();
+    private int batchPart;
     private long handedOut;
     /** Consumer side: the tables a row was handed out of, so the next row of any other is its table's first. */
     private final Set<TableName> startedTables = new HashSet<>();
     private boolean finished;
 
-    /** One COPY of the work: table {@code table} (by index), whole or a block range of it. */
-    private record Part(int table, String copyCommand) {
+    /**
+     * One COPY of the work: table {@code table} (by index), whole or a block range of it, or in key order the key range
+     * {@code range} of the table's {@link #keyRanges}.
+     */
+    private record Part(int table, String copyCommand, int range) {
+        Part(int table, String copyCommand) {
+            this(table, copyCommand, 0);
+        }
+    }
+
+    /** Rows of one part, as they go through the queue. */
+    private record Batch(int part, List<SnapshotRow> rows) {
     }
 
     private SnapshotReader(List<SnapshotTable> tables, List<Part> parts, SnapshotSettings settings, List<Connection> connections,
-                           Long transactionId, boolean continuation, boolean firstTableContinues) {
+                           Long transactionId, boolean continuation, boolean firstTableContinues,
+                           ResumableProgress.Position from, List<List<ResumableProgress.KeyRange>> keyRanges) {
         this.transactionId = transactionId;
+        this.from = from;
+        this.keyRanges = keyRanges;
+        this.position = from;
         this.tables = tables;
         this.parts = List.copyOf(parts);
         this.tableParts = new ArrayList<>();
@@ -125,22 +153,27 @@ public final class SnapshotReader implements AutoCloseable {
     }
 
     /**
-     * Like {@link #start(ConnectionSource, String, List, String, SnapshotSettings)}, for a resumable snapshot: one
-     * reader thread reads {@code tables} (already selected and in order) one after another, each in the order of its
-     * {@link TableKey}, the first one after {@code firstTableAfter} when that is not empty. With {@code continuation}
-     * the rows continue a snapshot begun earlier, so none is marked the snapshot's first, and the first table's first
-     * row is not marked first in its table when it continues after a key.
+     * Like {@link #start(ConnectionSource, String, List, String, SnapshotSettings)}, for a resumable snapshot: the rows
+     * {@code from} names as still to read, of {@code tables} (the snapshot's whole table list, already selected and in
+     * order), one table after another, each in the order of its {@link TableKey}. The first table is read in the ranges
+     * {@code from} gives; every later one, when it is big enough and {@code snapshot.max.threads} is more than 1, in
+     * {@link KeyRanges} read at once. With {@code continuation} the rows continue a snapshot begun earlier, so none is
+     * marked the snapshot's first, and the first table's first row is not marked first in its table when some of its
+     * rows were read before.
      *
      * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} for a table without a unique key
      */
     public static SnapshotReader startInKeyOrder(ConnectionSource connectionSource, String snapshotName, List<TableName> tables, String user,
-                                                 SnapshotSettings settings, List<String> firstTableAfter, boolean continuation) {
-        return start(connectionSource, snapshotName, tables, user, settings.withMaxThreads(1),
-                new KeyOrder(List.copyOf(firstTableAfter), continuation));
+                                                 SnapshotSettings settings, ResumableProgress.Position from, boolean continuation) {
+        if (from.table() >= tables.size()) {
+            throw new IllegalArgumentException("position " + ResumableProgress.encode(from) + " names table index " + from.table()
+                    + ", but the snapshot has " + tables.size() + " tables");
+        }
+        return start(connectionSource, snapshotName, tables, user, settings, new KeyOrder(from, continuation));
     }
 
-    /** How a resumable snapshot reads: in key order, the first table after a key, the rows continuing an earlier part. */
-    private record KeyOrder(List<String> firstTableAfter, boolean continuation) {
+    /** How a resumable snapshot reads: in key order, the rows still to read, the rows continuing an earlier part. */
+    private record KeyOrder(ResumableProgress.Position from, boolean continuation) {
     }
 
     private static SnapshotReader start(ConnectionSource connectionSource, String snapshotName, List<TableName> capturedTables, String user,
@@ -149,8 +182,9 @@ public final class SnapshotReader implements AutoCloseable {
         if (snapshotName == null || !SNAPSHOT_NAME.matcher(snapshotName).matches()) {
             throw new IllegalArgumentException("not an exported snapshot name: " + snapshotName);
         }
-        List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables)
+        List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables.subList(keyOrder.from().table(), capturedTables.size()))
                 : capturedTables.stream().filter(settings::includes).distinct().toList();
+        List<List<ResumableProgress.KeyRange>> keyRanges = keyOrder == null ? null : new ArrayList<>();
         List<Connection> connections = new ArrayList<>();
         try {
             Connection first = connectionSource.open();
@@ -165,8 +199,17 @@ public final class SnapshotReader implements AutoCloseable {
                 int index = described.size();
                 described.add(table);
                 if (keyOrder != null) {
-                    List<String> after = index == 0 ? keyOrder.firstTableAfter() : List.of();
-                    parts.add(new Part(index, TableKey.of(first, table, TableKey.Reader.RESUMABLE_SNAPSHOT).orderedCopy(table, after)));
+                    TableKey key = TableKey.of(first, table, TableKey.Reader.RESUMABLE_SNAPSHOT);
+                    // The first table continues in the ranges it was being read in, unless none of its rows was read.
+                    List<ResumableProgress.KeyRange> ranges = index == 0 && !keyOrder.from().atTableStart() ? keyOrder.from().rest()
+                            : keyRanges(first, table, key, settings.maxThreads());
+                    keyRanges.add(ranges);
+                    for (int r = 0; r < ranges.size(); r++) {
+                        parts.add(new Part(index, key.orderedCopy(table, ranges.get(r)), r));
+                    }
+                    if (ranges.size() > 1) {
+                        LOG.info("Snapshot {}: {} is read in {} key ranges at once", snapshotName, t, ranges.size());
+                    }
                     continue;
                 }
                 List<String> ranges = table.partitioned() || settings.maxThreads() == 1 ? List.of()
@@ -187,10 +230,11 @@ public final class SnapshotReader implements AutoCloseable {
             }
             SnapshotReader reader = new SnapshotReader(List.copyOf(described), parts, settings, connections,
                     transactionId(first), keyOrder != null && keyOrder.continuation(),
-                    keyOrder != null && !keyOrder.firstTableAfter().isEmpty());
+                    keyOrder != null && !keyOrder.from().atTableStart(), keyOrder == null ? null : keyOrder.from(), keyRanges);
             LOG.info("Snapshot {}: reading {} table(s) in {} part(s) with {} thread(s){}: {}", snapshotName, selected.size(),
-                    parts.size(), threadCount, keyOrder == null ? "" : " in key order" + (keyOrder.firstTableAfter().isEmpty() ? ""
-                            : ", the first after key " + keyOrder.firstTableAfter()), selected);
+                    parts.size(), threadCount, keyOrder == null ? "" : " in key order, one table after another"
+                            + (keyOrder.from().atTableStart() ? "" : ", the first in the ranges still to read "
+                            + ResumableProgress.encode(keyOrder.from())), selected);
             reader.startThreads(snapshotName);
             return reader;
         } catch (SQLException e) {
@@ -214,6 +258,40 @@ public final class SnapshotReader implements AutoCloseable {
             String id = rs.next() ? rs.getString(1) : null;
             return id == null ? null : Long.valueOf(id);
         }
+    }
+
+    /**
+     * The key ranges a resumable snapshot reads {@code table} in: one, or for a plain table of at least two
+     * {@link BlockRanges} worth of blocks read by more than one reader, up to {@code readers} ranges split at sampled
+     * keys ({@link KeyRanges}). The sample is read in the snapshot, but any split points would do: the ranges always
+     * cover every key.
+     */
+    private static List<ResumableProgress.KeyRange> keyRanges(Connection c, SnapshotTable table, TableKey key, int readers)
+            throws SQLException {
+        List<ResumableProgress.KeyRange> whole = List.of(ResumableProgress.KeyRange.ALL);
+        if (readers == 1 || table.partitioned()) {
+            return whole;
+        }
+        long blocks = blocks(c, table.name());
+        int count = KeyRanges.count(blocks, readers);
+        if (count == 1) {
+            return whole;
+        }
+        List<List<String>> sample = new ArrayList<>();
+        CopyText parser = new CopyText();
+        CopyOut copy = c.unwrap(PGConnection.class).getCopyAPI()
+                .copyOut(key.sampledKeysCopy(table, ResumableProgress.KeyRange.ALL, KeyRanges.samplePercent(blocks)));
+        try {
+            byte[] line;
+            while ((line = copy.readFromCopy()) != null) {
+                sample.add(List.copyOf(parser.parse(line, key.columns().size())));
+            }
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+        return KeyRanges.split(ResumableProgress.KeyRange.ALL, sample, count);
     }
 
     /** The table's size in blocks now: not part of the snapshot, but every row it sees lies in those blocks. */
@@ -280,7 +358,11 @@ public final class SnapshotReader implements AutoCloseable {
         try {
             int index;
             while (!closed.get() && (index = nextPart.getAndIncrement()) < parts.size()) {
-                readPart(connection, parts.get(index), parser);
+                Part part = parts.get(index);
+                if (keyRanges != null && part.table() > 0 && !awaitTableDone(part.table() - 1)) {
+                    return;
+                }
+                readPart(connection, index, part, parser);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -301,7 +383,24 @@ public final class SnapshotReader implements AutoCloseable {
         }
     }
 
-    private void readPart(Connection connection, Part part, CopyText parser) throws SQLException, InterruptedException {
+    /**
+     * In key order, waits until every part of table {@code table} is queued: {@link #position()} has one table in
+     * progress. False when the reader was closed or failed meanwhile.
+     */
+    private boolean awaitTableDone(int table) throws InterruptedException {
+        TableParts previous = tableParts.get(table);
+        synchronized (previous) {
+            while (!previous.done()) {
+                if (closed.get() || failure.get() != null) {
+                    return false;
+                }
+                previous.wait(100);
+            }
+        }
+        return true;
+    }
+
+    private void readPart(Connection connection, int partIndex, Part part, CopyText parser) throws SQLException, InterruptedException {
         int index = part.table();
         SnapshotTable table = tables.get(index);
         SnapshotProgress.Counter counter = progress.counter(index);
@@ -328,7 +427,7 @@ public final class SnapshotReader implements AutoCloseable {
                 if (pending != null) {
                     rows.add(pending);
                     if (rows.size() == batchRows) {
-                        put(rows);
+                        put(new Batch(partIndex, rows));
                         rows = new ArrayList<>(batchRows);
                     }
                 }
@@ -348,13 +447,16 @@ public final class SnapshotReader implements AutoCloseable {
         // Under the table's lock, so that the row marked last is queued after every other row of the table: the
         // other parts queued all theirs before they took the lock to end.
         synchronized (ending) {
-            rows.addAll(ending.partEnded(pending));
             if (!rows.isEmpty()) {
-                put(rows);
+                put(new Batch(partIndex, rows));
+            }
+            for (TableParts.PartRow held : ending.partEnded(partIndex, pending)) {
+                put(new Batch(held.part(), List.of(held.row())));
             }
             if (ending.done()) {
                 counter.endNanos = System.nanoTime();
                 LOG.info("Snapshot of {} finished: {}", table.name(), counter.status(counter.endNanos).describe());
+                ending.notifyAll();
             }
         }
     }
@@ -393,9 +495,11 @@ public final class SnapshotReader implements AutoCloseable {
             }
             if (batch.hasNext()) {
                 SnapshotRow previous = held;
+                int previousPart = heldPart;
                 held = batch.next();
+                heldPart = batchPart;
                 if (previous != null) {
-                    return handOut(previous, false);
+                    return handOut(previous, previousPart, false);
                 }
                 continue;
             }
@@ -409,28 +513,54 @@ public final class SnapshotReader implements AutoCloseable {
             }
             if (item == END) {
                 finished = true;
-                return held == null ? null : handOut(true);
+                if (held == null) {
+                    return null;
+                }
+                SnapshotRow last = held;
+                held = null;
+                return handOut(last, heldPart, true);
             }
-            @SuppressWarnings("unchecked")
-            List<SnapshotRow> rows = (List<SnapshotRow>) item;
-            batch = rows.iterator();
+            Batch rows = (Batch) item;
+            batch = rows.rows().iterator();
+            batchPart = rows.part();
         }
         return null;
     }
 
-    private SnapshotRow handOut(boolean last) {
-        SnapshotRow row = held;
-        held = null;
-        return handOut(row, last);
-    }
-
-    private SnapshotRow handOut(SnapshotRow row, boolean last) {
+    private SnapshotRow handOut(SnapshotRow row, int partIndex, boolean last) {
         SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST
                 : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
+        if (keyRanges != null) {
+            advancePosition(parts.get(partIndex), row);
+        }
         // Marked here, not by the readers: with a table's block ranges read at once, the row a reader reads first is
         // not necessarily the first to reach the queue.
         return row.withMarkers(startedTables.add(row.table().name()), marker);
+    }
+
+    /** In key order: {@code row}, of {@code part}, was handed out, so its range continues after its key. */
+    private void advancePosition(Part part, SnapshotRow row) {
+        if (part.table() != positionTable) {
+            positionTable = part.table();
+            positionRanges = new ArrayList<>(keyRanges.get(part.table()));
+        }
+        positionRanges.set(part.range(), positionRanges.get(part.range()).after(row.keyValues()));
+        position = new ResumableProgress.Position(from.table() + part.table(), positionRanges);
+    }
+
+    /**
+     * For a reader {@linkplain #startInKeyOrder started in key order}: the rows still to read after the last row
+     * {@link #next} handed out (table indexes in the snapshot's whole table list), or the position it started from
+     * before the first.
+     *
+     * @throws IllegalStateException for a reader not started in key order
+     */
+    public ResumableProgress.Position position() {
+        if (keyRanges == null) {
+            throw new IllegalStateException("only a snapshot read in key order has a position");
+        }
+        return position;
     }
 
     /** True once every row was handed out by {@link #next}. */

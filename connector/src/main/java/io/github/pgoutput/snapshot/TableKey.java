@@ -130,20 +130,23 @@ public record TableKey(TableName table, List<Column> columns) {
     }
 
     /**
-     * The COPY reading {@code table} in key order, after {@code after} when it is not empty. Literals are written as
-     * standard-conforming strings (the reader sets {@code standard_conforming_strings}).
+     * The COPY reading the rows of {@code range} in key order. Literals are written as standard-conforming strings (the
+     * reader sets {@code standard_conforming_strings}).
      */
-    String orderedCopy(SnapshotTable snapshotTable, List<String> after) {
-        return orderedCopy(snapshotTable, after, null, 0);
+    String orderedCopy(SnapshotTable snapshotTable, ResumableProgress.KeyRange range) {
+        return orderedCopy(snapshotTable, range, null, 0);
     }
 
     /**
-     * Like {@link #orderedCopy(SnapshotTable, List)}, with {@code condition} (an SQL condition, or null) and at most
-     * {@code limit} rows (0: all): the COPY of one chunk of an incremental snapshot.
+     * Like {@link #orderedCopy(SnapshotTable, ResumableProgress.KeyRange)}, with {@code condition} (an SQL condition, or
+     * null) and at most {@code limit} rows (0: all): the COPY of one chunk of an incremental snapshot.
      */
     String orderedCopy(SnapshotTable snapshotTable, List<String> after, String condition, int limit) {
+        return orderedCopy(snapshotTable, new ResumableProgress.KeyRange(after, List.of()), condition, limit);
+    }
+
+    private String orderedCopy(SnapshotTable snapshotTable, ResumableProgress.KeyRange range, String condition, int limit) {
         String list = snapshotTable.columns().stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
-        String keys = columns.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
         List<String> conditions = new ArrayList<>();
         if (snapshotTable.rowFilter() != null) {
             conditions.add(snapshotTable.rowFilter());
@@ -151,18 +154,47 @@ public record TableKey(TableName table, List<Column> columns) {
         if (condition != null && !condition.isBlank()) {
             conditions.add("(" + condition + ")");
         }
-        if (!after.isEmpty()) {
-            if (after.size() != columns.size()) {
-                throw new IllegalArgumentException("a key of " + table + " has " + columns.size() + " values, not " + after.size());
-            }
-            List<String> bound = new ArrayList<>();
-            for (int i = 0; i < columns.size(); i++) {
-                bound.add(columns.get(i).cast("'" + after.get(i).replace("'", "''") + "'"));
-            }
-            conditions.add("ROW(" + keys + ") > ROW(" + String.join(", ", bound) + ")");
-        }
+        conditions.addAll(rangeConditions(range));
         return "COPY (SELECT " + list + " FROM " + (snapshotTable.partitioned() ? "" : "ONLY ") + table.quoted()
-                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY " + keys + (limit > 0 ? " LIMIT " + limit : "") + ") TO STDOUT";
+                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY " + keyList()
+                + (limit > 0 ? " LIMIT " + limit : "") + ") TO STDOUT";
+    }
+
+    /**
+     * The COPY of the keys in {@code range} of a sample of about {@code percent} % of the table's blocks
+     * ({@code TABLESAMPLE SYSTEM}), in key order: where to split the range into parts of similar size.
+     */
+    String sampledKeysCopy(SnapshotTable snapshotTable, ResumableProgress.KeyRange range, double percent) {
+        List<String> conditions = rangeConditions(range);
+        return "COPY (SELECT " + keyList() + " FROM " + (snapshotTable.partitioned() ? "" : "ONLY ") + table.quoted()
+                + " TABLESAMPLE SYSTEM (" + percent + ")" + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+                + " ORDER BY " + keyList() + ") TO STDOUT";
+    }
+
+    private List<String> rangeConditions(ResumableProgress.KeyRange range) {
+        List<String> conditions = new ArrayList<>(2);
+        if (!range.after().isEmpty()) {
+            conditions.add("ROW(" + keyList() + ") > " + literalRow(range.after()));
+        }
+        if (!range.upTo().isEmpty()) {
+            conditions.add("ROW(" + keyList() + ") <= " + literalRow(range.upTo()));
+        }
+        return conditions;
+    }
+
+    private String keyList() {
+        return columns.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
+    }
+
+    private String literalRow(List<String> key) {
+        if (key.size() != columns.size()) {
+            throw new IllegalArgumentException("a key of " + table + " has " + columns.size() + " values, not " + key.size());
+        }
+        List<String> bound = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            bound.add(columns.get(i).cast("'" + key.get(i).replace("'", "''") + "'"));
+        }
+        return "ROW(" + String.join(", ", bound) + ")";
     }
 
     /** {@code SELECT ROW(a) > ROW(b)} with the key's casts: 2 × columns parameters, a's values first. */

@@ -13,6 +13,11 @@ final class TableParts {
 
     private int partsLeft;
     private SnapshotRow held;
+    private int heldPart;
+
+    /** A row to queue, and the part it was read in. */
+    record PartRow(int part, SnapshotRow row) {
+    }
 
     TableParts(int parts) {
         if (parts < 1) {
@@ -24,23 +29,25 @@ final class TableParts {
     /**
      * A part ended. Its other rows are queued already.
      *
+     * @param part       the part that ended, as the reader numbers its parts
      * @param lastOfPart the part's last row, held back until now, or null for a part without rows
-     * @return the rows to queue now: the row held before this one, and when this was the table's last part, the
-     * table's last row marked {@link SnapshotRow#lastInTable()}
+     * @return the rows to queue now, in this order: the row held before this one, and when this was the table's last
+     * part, the table's last row marked {@link SnapshotRow#lastInTable()}
      */
-    List<SnapshotRow> partEnded(SnapshotRow lastOfPart) {
+    List<PartRow> partEnded(int part, SnapshotRow lastOfPart) {
         if (partsLeft == 0) {
             throw new IllegalStateException("every part of " + (held == null ? "the table" : held.table().name()) + " has ended");
         }
-        List<SnapshotRow> rows = new ArrayList<>(2);
+        List<PartRow> rows = new ArrayList<>(2);
         if (lastOfPart != null) {
             if (held != null) {
-                rows.add(held);
+                rows.add(new PartRow(heldPart, held));
             }
             held = lastOfPart;
+            heldPart = part;
         }
         if (--partsLeft == 0 && held != null) {
-            rows.add(new SnapshotRow(held.table(), held.values(), false, true, held.marker()));
+            rows.add(new PartRow(heldPart, new SnapshotRow(held.table(), held.values(), false, true, held.marker())));
             held = null;
         }
         return rows;

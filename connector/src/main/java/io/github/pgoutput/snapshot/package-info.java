@@ -28,8 +28,9 @@
  * </ol>
  *
  * <p>An exactly-once snapshot (the {@code resumable} variants of {@code plan} and {@code start}) reads one table after
- * another in the order of its {@link io.github.pgoutput.snapshot.TableKey}, so that each record's offset can name the
- * last row in Kafka ({@link io.github.pgoutput.snapshot.ResumableProgress}). The planner then answers an interrupted
+ * another in the order of its {@link io.github.pgoutput.snapshot.TableKey}, a big table in
+ * {@link io.github.pgoutput.snapshot.KeyRanges} read at once, so that each record's offset can name the rows still to
+ * read: each range after the last of its rows in Kafka ({@link io.github.pgoutput.snapshot.ResumableProgress}). The planner then answers an interrupted
  * one with a plan whose {@link io.github.pgoutput.snapshot.SnapshotPlan#resumeFrom} keeps the slot; {@code start}
  * reads the rest from a new export, and streaming skips, through
  * {@link io.github.pgoutput.snapshot.ResumedRows}, the changes that rows read after a resumption already contain.

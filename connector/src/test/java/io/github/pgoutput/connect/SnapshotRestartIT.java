@@ -86,35 +86,46 @@ class SnapshotRestartIT {
         connect.deleteConnector(name);
     }
 
+    /**
+     * With {@code snapshot.resumable=true} and {@code snapshot.max.threads=2} the table (fillfactor 50, about 3,000
+     * blocks) is read in two key ranges at once. The stop finds each range part-read; the continuation reads each range
+     * after the last key stored for it, and a row the stored position counts as read is not read again.
+     */
     @PostgresTest(representative = 17)
-    void withSnapshotResumableASnapshotInterruptedByAStopContinuesAfterItsLastStoredRow(PostgresDatabase db) {
+    void withSnapshotResumableASnapshotReadInKeyRangesAtOnceContinuesEachRangeAfterItsLastStoredRow(PostgresDatabase db) {
         String name = "rsr" + db.majorVersion();
-        db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
+        db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL) WITH (fillfactor = 50)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "rsr_slot");
         config.remove("snapshot.mode"); // the default, initial
         config.put(PgOutputSourceConnectorConfig.SNAPSHOT_RESUMABLE_CONFIG, "true");
-        // Not used by a resumable snapshot, which reads in key order with one connection (the task says so).
         config.put(PgOutputSourceConnectorConfig.SNAPSHOT_MAX_THREADS_CONFIG, "2");
         ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         String taskProducer = "connector-producer-" + name + "-0";
         connect.limitProduceRate(taskProducer, HELD_PRODUCE_RATE);
-        long[] untouched = {1, 2, 3, 500, 1000};
+        // Every 1,000th row is left alone by the workload: wherever the ranges were split and stopped, some lie in the
+        // part of each range read before the stop.
+        long[] untouched = java.util.stream.LongStream.rangeClosed(1, ROWS / 1000).map(i -> i * 1000 - 1).toArray();
         ChangeWorkload workload = new ChangeWorkload(db, List.of(new ChangeWorkload.Table("big", ROWS, ROWS + 1)),
                 java.util.Arrays.stream(untouched).boxed().toList());
         connect.configureConnector(name, config);
-        java.util.concurrent.atomic.AtomicLong storedKey = new java.util.concurrent.atomic.AtomicLong();
-        ConnectWorkerCluster.awaitCondition(WAIT, "the in-progress offset stored past row 2000", () -> {
-            connect.sourceOffsets(name).values().stream().filter(o -> o != null && o.get(SourceOffsets.OFFSET_SNAPSHOT_AT) != null)
-                    .map(o -> ResumableProgress.decodePosition(String.valueOf(o.get(SourceOffsets.OFFSET_SNAPSHOT_AT))))
-                    .filter(at -> !at.key().isEmpty()).forEach(at -> storedKey.set(Long.parseLong(at.key().get(0))));
-            return storedKey.get() > 2000;
+        ConnectWorkerCluster.awaitCondition(WAIT, "an in-progress offset stored with each of two ranges 2,000 rows in", () -> {
+            ResumableProgress.Position at = storedPosition(name);
+            return at != null && at.rest().size() == 2 && !at.rest().get(0).after().isEmpty() && !at.rest().get(1).after().isEmpty()
+                    && Long.parseLong(at.rest().get(0).after().get(0)) > 2000
+                    && Long.parseLong(at.rest().get(1).after().get(0)) > Long.parseLong(at.rest().get(0).upTo().get(0)) + 2000;
         });
         connect.stopConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "task stopped (MBean unregistered)", () -> !server.isRegistered(mbean));
         connect.limitProduceRate(taskProducer, null);
-        log.info("Stopped mid-snapshot; stored offsets {}", connect.sourceOffsets(name));
+        ResumableProgress.Position stored = storedPosition(name);
+        log.info("Stopped mid-snapshot; stored position {}", ResumableProgress.encode(stored));
+        List<Long> readBeforeStop = java.util.Arrays.stream(untouched).filter(id -> !inRest(stored, id)).boxed().toList();
+        List<Long> readAfterStop = java.util.Arrays.stream(untouched).filter(id -> inRest(stored, id)).boxed().toList();
+        long splitAt = Long.parseLong(stored.rest().get(0).upTo().get(0));
+        assertThat(readBeforeStop).as("rows of both ranges read before the stop").anyMatch(id -> id < splitAt).anyMatch(id -> id > splitAt);
+        assertThat(readAfterStop).as("rows of both ranges still to read").anyMatch(id -> id < splitAt).anyMatch(id -> id > splitAt);
         connect.resumeConnector(name);
         ConnectWorkerCluster.awaitCondition(WAIT, "the continued snapshot completed", () ->
                 server.isRegistered(mbean) && (boolean) SnapshotThenStreamIT.attribute(server, mbean, "Completed"));
@@ -133,13 +144,30 @@ class SnapshotRestartIT {
             assertThat(replica.markers("first")).as("one snapshot began; its continuation marks no first row").isEqualTo(1);
             assertThat(replica.markers("last")).as("one snapshot finished").isEqualTo(1);
             assertThat(replica.ops("t")).as("no truncate: the rows before the stop stay valid").isZero();
-            for (long id : untouched) {
-                assertThat(replica.history(id)).as("row %d, read before the stop (offset stored past row %d), is not read again", id,
-                        storedKey.get()).containsExactly("r:" + id % 1000);
+            for (long id : readBeforeStop) {
+                assertThat(replica.history(id)).as("row %d, read before the stop (stored position %s), is not read again", id,
+                        ResumableProgress.encode(stored)).containsExactly("r:" + id % 1000);
+            }
+            for (long id : readAfterStop) {
+                assertThat(replica.history(id)).as("row %d, still to read at the stop, is read", id).isNotEmpty()
+                        .allMatch(("r:" + id % 1000)::equals);
             }
         }
         connect.deleteConnector(name);
         assertThat(db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name LIKE 'rsr_slot_%'")).as("the resumption's temporary"
                 + " slot is gone").isEmpty();
+    }
+
+    /** The position in the stored in-progress offset, or null before one is stored. */
+    private static ResumableProgress.Position storedPosition(String name) {
+        return connect.sourceOffsets(name).values().stream().filter(o -> o != null && o.get(SourceOffsets.OFFSET_SNAPSHOT_AT) != null)
+                .map(o -> ResumableProgress.decodePosition(String.valueOf(o.get(SourceOffsets.OFFSET_SNAPSHOT_AT))))
+                .findFirst().orElse(null);
+    }
+
+    /** Whether the bigint key {@code id} is still to read at {@code position}. */
+    private static boolean inRest(ResumableProgress.Position position, long id) {
+        return position.rest().stream().anyMatch(r -> (r.after().isEmpty() || id > Long.parseLong(r.after().get(0)))
+                && (r.upTo().isEmpty() || id <= Long.parseLong(r.upTo().get(0))));
     }
 }

@@ -20,10 +20,11 @@ import java.util.Locale;
  * order-independent checksum (the sum over rows of the first 60 bits of md5 of the values joined with '|'), which
  * the test compares with the same figures computed by PostgreSQL.
  *
- * <p>Arguments: host port database user table [--count-only] [--threads N]. With {@code --count-only} the rows are
- * only counted (the reader into nothing, for {@code bench/snapshot-benchmark.sh}); {@code --threads} is
+ * <p>Arguments: host port database user table [--count-only] [--threads N] [--key-order]. With {@code --count-only}
+ * the rows are only counted (the reader into nothing, for {@code bench/snapshot-benchmark.sh}); {@code --threads} is
  * {@code snapshot.max.threads} (default {@link SnapshotSettings#DEFAULT_MAX_THREADS}), which splits the one table into
- * that many block ranges when it is big enough. Besides the total time (slot creation, import, reading) it prints the
+ * that many block ranges when it is big enough, or with {@code --key-order} (the resumable snapshot's reading, in key
+ * order) into that many key ranges. Besides the total time (slot creation, import, reading) it prints the
  * reading time alone, from the reader's start to its last row.
  */
 public final class LargeSnapshotRun {
@@ -38,14 +39,19 @@ public final class LargeSnapshotRun {
         boolean checksumming = !options.contains("--count-only");
         int threads = options.contains("--threads") ? Integer.parseInt(options.get(options.indexOf("--threads") + 1))
                 : SnapshotSettings.DEFAULT_MAX_THREADS;
+        boolean keyOrder = options.contains("--key-order");
+        SnapshotSettings snapshotSettings = SnapshotSettings.defaults().withMaxThreads(threads);
         MessageDigest md5 = MessageDigest.getInstance("MD5");
         BigInteger checksum = BigInteger.ZERO;
         long count = 0;
         long start = System.nanoTime();
         long readStart;
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
-             SnapshotReader reader = SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), List.of(table),
-                     settings.user(), SnapshotSettings.defaults().withMaxThreads(threads))) {
+             SnapshotReader reader = keyOrder
+                     ? SnapshotReader.startInKeyOrder(() -> PgConnections.openSql(settings), exported.snapshotName(), List.of(table),
+                             settings.user(), snapshotSettings, ResumableProgress.Position.startOf(0), false)
+                     : SnapshotReader.start(() -> PgConnections.openSql(settings), exported.snapshotName(), List.of(table),
+                             settings.user(), snapshotSettings)) {
             exported.close();
             readStart = System.nanoTime();
             while (!reader.finished()) {

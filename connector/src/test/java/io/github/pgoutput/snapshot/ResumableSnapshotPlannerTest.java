@@ -20,7 +20,7 @@ class ResumableSnapshotPlannerTest {
 
     private static final Lsn CONSISTENT_POINT = Lsn.parse("0/100");
     private static final StoredOffset.SnapshotInProgress INTERRUPTED = new StoredOffset.SnapshotInProgress(CONSISTENT_POINT,
-            new StoredOffset.Progress("3-abc", new ResumableProgress.Position(1, List.of("k42")), List.of()));
+            new StoredOffset.Progress("3-abc", ResumableProgress.Position.after(1, List.of("k42")), List.of()));
 
     @ParameterizedTest(name = "{0}, slot {1} -> {2}")
     @CsvSource(delimiter = '|', textBlock = """

@@ -20,9 +20,10 @@ class TablePartsTest {
     @Test
     void aWholeTableQueuesItsLastRowMarkedLastWhenItEnds() {
         TableParts parts = new TableParts(1);
-        assertThat(parts.partEnded(row("9"))).singleElement().satisfies(r -> {
-            assertThat(r.values()).containsExactly("9");
-            assertThat(r.lastInTable()).isTrue();
+        assertThat(parts.partEnded(0, row("9"))).singleElement().satisfies(r -> {
+            assertThat(r.part()).isZero();
+            assertThat(r.row().values()).containsExactly("9");
+            assertThat(r.row().lastInTable()).isTrue();
         });
         assertThat(parts.done()).isTrue();
     }
@@ -30,15 +31,17 @@ class TablePartsTest {
     @Test
     void theLastRowOfTheLastPartWithRowsIsTheTablesLastEvenWhenAnEmptyPartEndsAfterIt() {
         TableParts parts = new TableParts(3);
-        assertThat(parts.partEnded(row("1"))).as("held: a later part may end with a row").isEmpty();
-        assertThat(parts.partEnded(row("2"))).as("the earlier part's row goes, unmarked")
-                .singleElement().satisfies(r -> assertThat(r.values()).containsExactly("1"))
-                .satisfies(r -> assertThat(r.lastInTable()).isFalse());
+        assertThat(parts.partEnded(4, row("1"))).as("held: a later part may end with a row").isEmpty();
+        assertThat(parts.partEnded(5, row("2"))).as("the earlier part's row goes, unmarked, with the part it was read in")
+                .singleElement().satisfies(r -> assertThat(r.row().values()).containsExactly("1"))
+                .satisfies(r -> assertThat(r.part()).isEqualTo(4))
+                .satisfies(r -> assertThat(r.row().lastInTable()).isFalse());
         assertThat(parts.done()).isFalse();
-        assertThat(parts.partEnded(null)).as("an empty last part releases the held row as the table's last")
+        assertThat(parts.partEnded(6, null)).as("an empty last part releases the held row as the table's last, of its own part")
                 .singleElement().satisfies(r -> {
-                    assertThat(r.values()).containsExactly("2");
-                    assertThat(r.lastInTable()).isTrue();
+                    assertThat(r.part()).isEqualTo(5);
+                    assertThat(r.row().values()).containsExactly("2");
+                    assertThat(r.row().lastInTable()).isTrue();
                 });
         assertThat(parts.done()).isTrue();
     }
@@ -46,10 +49,10 @@ class TablePartsTest {
     @Test
     void aTableWhosePartsAreAllEmptyQueuesNothingAndEndsOnce() {
         TableParts parts = new TableParts(2);
-        assertThat(parts.partEnded(null)).isEmpty();
-        assertThat(parts.partEnded(null)).isEmpty();
+        assertThat(parts.partEnded(0, null)).isEmpty();
+        assertThat(parts.partEnded(1, null)).isEmpty();
         assertThat(parts.done()).isTrue();
-        assertThatThrownBy(() -> parts.partEnded(null)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> parts.partEnded(2, null)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> new TableParts(0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

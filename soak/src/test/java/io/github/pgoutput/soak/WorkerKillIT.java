@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * The poll run has the connector's producer {@code transaction.timeout.ms} at the recommended 10 s, and its recovery
  * (kill to the last row seen) is compared with an at-least-once run of the same crash. {@code bench/worker-kill.sh}
  * runs the full-size version (1M rows, several runs, figures). The same kill in the middle of an exactly-once snapshot
- * of 100,000 rows ({@code snapshot.mode=initial}, {@code exactly.once.support=required}): every row exactly once,
+ * of 100,000 rows ({@code snapshot.mode=initial}, {@code exactly.once.support=required}, read in two key ranges at once
+ * with {@code snapshot.max.threads=2}): every row exactly once,
  * under poll boundaries ({@code bench/worker-kill.sh --snapshot} runs both boundaries at full size; the connector
  * boundaries' snapshot kill left this suite to keep CI under its time limit). And in the middle of an incremental
  * snapshot of 100,000 rows (issue 18) signalled while the connector streams: under exactly-once (poll boundaries) it
@@ -65,14 +66,21 @@ class WorkerKillIT {
     void readCommittedConsumerGetsEveryRowOnceAfterAWorkerKilledDuringAnExactlyOnceSnapshotOrIncrementalSnapshot() throws Exception {
         Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
         // 100 rows per poll, one Kafka transaction each: the kill lands inside the snapshot, whatever the machine's
-        // speed; the 10 s producer timeout lets the restarted worker read its offsets soon after the kill.
-        Map<String, String> snapshot = Map.of("max.batch.size", "100", "producer.override.transaction.timeout.ms", "10000");
+        // speed; the 10 s producer timeout lets the restarted worker read its offsets soon after the kill. Two
+        // connections read the table in two key ranges at once, and the restarted task continues each after its last
+        // committed row.
+        Map<String, String> snapshot = Map.of("max.batch.size", "100", "producer.override.transaction.timeout.ms", "10000",
+                "snapshot.max.threads", "2");
         WorkerKillScenario.Settings settings = new WorkerKillScenario.Settings("1g", Map.of(), Map.of(), Duration.ofSeconds(180));
         try (WorkerKillScenario scenario = new WorkerKillScenario(root, settings,
                 line -> System.out.println(Instant.now() + " " + line))) {
             scenario.start();
 
             WorkerKillScenario.Result poll = scenario.run(DeliveryGuarantee.EXACTLY_ONCE_POLL, ROWS, true, snapshot, true);
+            String workerLog = java.nio.file.Files.readString(scenario.workDir().resolve("worker.log"),
+                    java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(workerLog).as("the snapshot was read in two key ranges, and resumed in them after the kill")
+                    .contains("is read in 2 key ranges at once").contains("Resuming the snapshot of slot");
             // An incremental snapshot signalled while streaming, on the same worker: 256-row chunks, 100 records a poll,
             // so many Kafka transactions are committed before the kill, whatever the machine's speed.
             Map<String, String> chunks = Map.of("incremental.snapshot.chunk.size", "256", "max.batch.size", "100",

@@ -85,8 +85,8 @@ class SourceOffsetsTest {
 
     @Test
     void aResumableSnapshotInProgressRecordsItsTablesItsLastRowAndItsResumptions() {
-        ResumableProgress.Position at = new ResumableProgress.Position(2, List.of("a,b", "7"));
-        List<ResumableProgress.Resume> resumes = List.of(new ResumableProgress.Resume(new ResumableProgress.Position(1, List.of("x")),
+        ResumableProgress.Position at = ResumableProgress.Position.after(2, List.of("a,b", "7"));
+        List<ResumableProgress.Resume> resumes = List.of(new ResumableProgress.Resume(ResumableProgress.Position.after(1, List.of("x")),
                 Lsn.parse("0/300")));
         Map<String, Object> first = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), new StoredOffset.Progress("3-ff", at, List.of()));
         Map<String, Object> resumed = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), new StoredOffset.Progress("3-ff", at, resumes));
@@ -102,7 +102,7 @@ class SourceOffsetsTest {
     @Test
     void streamingOffsetsCarryTheResumptionsOnlyBeforeTheLastOnesPoint() {
         SourceOffsets.Resumed resumed = new SourceOffsets.Resumed("3-ff", List.of(new ResumableProgress.Resume(
-                new ResumableProgress.Position(1, List.of("x")), Lsn.parse("0/300"))));
+                ResumableProgress.Position.after(1, List.of("x")), Lsn.parse("0/300"))));
 
         Map<String, Object> before = SourceOffsets.encode(Position.afterDelivery(Lsn.parse("0/2FF")), resumed);
         Map<String, Object> at = SourceOffsets.encode(Position.afterDelivery(Lsn.parse("0/300")), resumed);
