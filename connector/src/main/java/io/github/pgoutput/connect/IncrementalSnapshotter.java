@@ -88,6 +88,13 @@ final class IncrementalSnapshotter implements AutoCloseable {
 
         Chunk read(TableName table, List<String> after, int size, String condition) throws SQLException;
 
+        /**
+         * A hint: {@link #read} will soon be asked for this chunk, which may be read now in the background
+         * ({@link PrefetchedChunks}). Reads nothing by default.
+         */
+        default void prefetch(TableName table, List<String> after, int size, String condition) {
+        }
+
         @Override
         void close();
     }
@@ -308,6 +315,10 @@ final class IncrementalSnapshotter implements AutoCloseable {
                 continue;
             }
             buildChunk(chunk, position, builder, baseOffset);
+            if (state.active() && !state.paused()) {
+                // Read while Connect converts and sends this chunk; checked like any chunk when it is placed.
+                chunks.prefetch(state.current().name(), state.after(), settings.chunkSize(), state.current().condition());
+            }
             return addChunkRecords(out, room, position);
         }
         return false;

@@ -78,7 +78,7 @@ final class PostgresPipeline implements TaskPipeline {
     public IncrementalSnapshotter.Chunks incrementalChunks() {
         ReplicationSettings settings = settings();
         ChunkReader reader = new ChunkReader(settings);
-        return new IncrementalSnapshotter.Chunks() {
+        return new PrefetchedChunks(new IncrementalSnapshotter.Chunks() {
             @Override
             public List<TableName> capturedTables() throws SQLException {
                 return reader.capturedTables(t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList());
@@ -93,7 +93,7 @@ final class PostgresPipeline implements TaskPipeline {
             public void close() {
                 reader.close();
             }
-        };
+        });
     }
 
     @Override

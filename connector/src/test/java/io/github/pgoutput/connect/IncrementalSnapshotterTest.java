@@ -216,6 +216,33 @@ class IncrementalSnapshotterTest {
         assertThat(then).extracting(IncrementalSnapshotterTest::describe).containsExactly("r1:incremental", "r2:incremental");
     }
 
+    /**
+     * The next chunk is read in the background while the current one is sent ({@link PrefetchedChunks}), before the
+     * stream delivers transaction 11. Its snapshot does not see 11, so it does not go after 11's delivery: it is read
+     * again, and goes once a snapshot sees 11.
+     */
+    @Test
+    void aChunkReadInTheBackgroundBeforeADeliveryItsSnapshotDoesNotSeeIsReadAgain() {
+        ScriptedTable table = new ScriptedTable(4);
+        table.visibility = TransactionSnapshot.parse("5:20:11");
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(new PrefetchedChunks(table),
+                new IncrementalSnapshotter.Settings(2, SIGNALS, "sig", -1), null, tracker, PARTITION, null, chunkEnds::add,
+                System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
+        DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION},
+                transaction(10, 0x5000, signal("s1", "execute-snapshot", EXECUTE)), transaction(11, 0x6000, order(100))));
+
+        List<SourceRecord> held = drain(emitter, snapshotter, 100, 4);
+        assertThat(held).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals", "r1:incremental",
+                "r2:incremental", "c100@orders");
+        assertThat(table.reads).as("the chunk after 2 was read ahead, then again at each boundary").startsWith(
+                "public.orders after []", "public.orders after [2]", "public.orders after [2]");
+
+        table.visibility = TransactionSnapshot.parse("5:20:");
+        List<SourceRecord> then = drain(emitter, snapshotter, 100, 3);
+        assertThat(then).extracting(IncrementalSnapshotterTest::describe).containsExactly("r3:incremental", "r4:incremental");
+        snapshotter.close();
+    }
+
     @Test
     void pauseHoldsTheChunksResumeLetsThemGoAndStopEndsTheSnapshot() {
         ScriptedTable table = new ScriptedTable(10);
