@@ -1,6 +1,5 @@
 package io.github.pgoutput.converters;
 
-import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -26,22 +25,6 @@ final class TemporalConverters {
 
     private static final long MICROS_PER_MILLI = 1_000L;
     private static final int DEFAULT_PRECISION = 6;
-
-    /** ISO_OFFSET_DATE_TIME with exactly {@code i} fraction digits, for i in 1..6. */
-    private static final DateTimeFormatter[] FIXED_FRACTION = new DateTimeFormatter[7];
-
-    static {
-        for (int i = 1; i <= 6; i++) {
-            FIXED_FRACTION[i] = new java.time.format.DateTimeFormatterBuilder()
-                    .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral('T')
-                    .appendValue(java.time.temporal.ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
-                    .appendValue(java.time.temporal.ChronoField.MINUTE_OF_HOUR, 2).appendLiteral(':')
-                    .appendValue(java.time.temporal.ChronoField.SECOND_OF_MINUTE, 2)
-                    .appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, i, i, true)
-                    .appendOffsetId()
-                    .toFormatter(java.util.Locale.ROOT);
-        }
-    }
 
     private final TemporalPrecisionMode mode;
     private final String placeholder;
@@ -195,12 +178,7 @@ final class TemporalConverters {
         if (digits == 0) {
             return isoTimestamp(micros);
         }
-        return FIXED_FRACTION[digits].format(instant(micros).atOffset(ZoneOffset.UTC));
-    }
-
-    private static Instant instant(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, Temporal.MICROS_PER_SECOND),
-                Math.floorMod(micros, Temporal.MICROS_PER_SECOND) * 1_000L);
+        return IsoTimestampText.format(micros, digits);
     }
 
     /** {@code 2024-01-02Z}; infinity as Debezium's marker days. */
@@ -210,7 +188,7 @@ final class TemporalConverters {
     }
 
     private static String isoTimestamp(long micros) {
-        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant(micros).atOffset(ZoneOffset.UTC));
+        return IsoTimestampText.format(micros, 0);
     }
 
     static String zonedTime(long microsOfDayUtc) {
