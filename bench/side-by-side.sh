@@ -5,6 +5,7 @@
 #
 #   bench/side-by-side.sh [--workloads W5,W1,W3,W2,W4,W6] [--runs 3] [--heaps 2g,256m] [--rows W5=1000000]...
 #                         [--contenders ours,dbz,ceiling,ours-direct] [--no-limits] [--fixed-heap] [--jfr DIR] [--no-write]
+#                         [--connector KEY=VALUE]... (set in every connector's config, not the ceiling's; not written)
 #   bench/side-by-side.sh --exactly-once [--workloads W1,W2,W3] [--runs 3] [--rows W1=300000]...
 #
 # Defaults: all workloads at the sizes, 3 runs, heaps 2g and 256m, both connectors and the Connect ceiling
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
         --jfr) jfr=$2; args+=("$1" "$2"); shift 2 ;;
         --no-limits) args+=("$1"); shift ;;
         --fixed-heap) write=0; args+=("$1"); shift ;;
+        --connector) write=0; args+=("$1" "$2"); shift 2 ;;
         --exactly-once) exactly_once=1; args+=("$1"); shift ;;
         --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
         -h|--help) sed -n '2,22p' "$0"; exit 0 ;;

@@ -18,12 +18,15 @@ import java.util.Map;
  * @param limits     whether the limits are measured after each run
  * @param jfrDir     when set, every worker runs with Flight Recorder and dumps its recording here
  * @param fixedHeap  {@code --fixed-heap}: every worker starts with {@code -Xms} equal to its {@code -Xmx}
+ * @param connectorOverrides {@code --connector KEY=VALUE}, repeatable: set in the config of every connector contender
+ *                   (not the ceiling), e.g. {@code producer.override.buffer.memory=8388608}
  * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
  *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed
  *                   consumer in every leg (end offsets count the transaction markers too)
  */
 record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
-               List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce, boolean fixedHeap) {
+               List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce, boolean fixedHeap,
+               Map<String, String> connectorOverrides) {
 
     static Options parse(String[] args) {
         Path results = null;
@@ -36,6 +39,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         Path jfrDir = null;
         boolean exactlyOnce = false;
         boolean fixedHeap = false;
+        Map<String, String> connectorOverrides = new java.util.LinkedHashMap<>();
         boolean workloadsGiven = false;
         boolean heapsGiven = false;
         boolean contendersGiven = false;
@@ -63,6 +67,13 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                 case "--no-limits" -> limits = false;
                 case "--fixed-heap" -> fixedHeap = true;
                 case "--jfr" -> jfrDir = Path.of(args[++i]);
+                case "--connector" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--connector takes KEY=VALUE, not '" + args[i] + "'");
+                    }
+                    connectorOverrides.put(kv[0], kv[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }
@@ -76,7 +87,8 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     : List.of(Contender.OURS, Contender.OURS_EOS_POLL, Contender.OURS_EOS_CONNECTOR);
             limits = false;
         }
-        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce, fixedHeap);
+        return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce, fixedHeap,
+                Map.copyOf(connectorOverrides));
     }
 
     private static List<String> split(String list) {

@@ -179,6 +179,9 @@ public final class SideBySide {
                         ? Map.of("exactly.once.source.support", "enabled") : Map.of()), legDir, workerProcesses);
         ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
         ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
+        if (contender != Contender.CEILING) {
+            options.connectorOverrides().forEach(config::put);
+        }
         long expected = contender.expectedRecords(workload, rows);
         long start;
         long lastCommit = 0;
