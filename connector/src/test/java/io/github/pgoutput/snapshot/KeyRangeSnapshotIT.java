@@ -68,10 +68,15 @@ class KeyRangeSnapshotIT {
         try (ExportedSnapshot exported = ExportedSnapshot.create(settings, true, Duration.ofSeconds(30));
              SnapshotReader reader = startInKeyOrder(settings, exported, Position.startOf(0), false)) {
             assertThat(reader.position()).as("before the first row").isEqualTo(Position.startOf(0));
-            Thread.sleep(500);
-            assertThat(db.queryValue("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    + " AND application_name = 'kafka-connect-pgoutput:kr_slot' AND query LIKE 'COPY (SELECT%\"big\"%ORDER BY%'"))
-                    .as("three readers inside key ranges of the one big table").isEqualTo("3");
+            // The readers block on the small hand-out queue, so all three stay inside their ranges' COPY until rows
+            // are taken; they may need a moment to connect on a loaded machine.
+            String readersInBig = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND application_name = 'kafka-connect-pgoutput:kr_slot' AND query LIKE 'COPY (SELECT%\"big\"%ORDER BY%'";
+            long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!db.queryValue(readersInBig).equals("3") && System.nanoTime() < waitUntil) {
+                Thread.sleep(100);
+            }
+            assertThat(db.queryValue(readersInBig)).as("three readers inside key ranges of the one big table").isEqualTo("3");
 
             List<SnapshotRow> rows = new ArrayList<>();
             Set<Long> handedOut = new HashSet<>();
