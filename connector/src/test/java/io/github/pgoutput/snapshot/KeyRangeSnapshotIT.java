@@ -145,7 +145,6 @@ class KeyRangeSnapshotIT {
             stopped = reader.position();
         }
         assertThat(stopped.rest()).hasSize(3);
-        assertThat(everyRangeBegun(stopped)).isTrue();
         List<Long> lastKeys = stopped.rest().stream().map(r -> Long.valueOf(r.after().get(0))).toList();
         // Around each range's last key read, two rows before it and two after are deleted or updated (those before it
         // fall in the previous range's unread part when the range has handed out only a row or two); rows are inserted.
@@ -183,8 +182,7 @@ class KeyRangeSnapshotIT {
         assertThat(resumed.get(resumed.size() - 1).marker()).isEqualTo(SnapshotRow.Marker.LAST);
         assertThat(resumed.stream().filter(r -> r.table().name().equals(BIG) && "changed".equals(r.values().get(1)))
                 .map(r -> Long.valueOf(r.values().get(0)))).as("the updates to rows still to read are in the rows read")
-                .containsExactlyInAnyOrderElementsOf(db.query("SELECT id FROM big WHERE v = 'changed'" + (rowFilter ? " AND id % 7 <> 0" : ""))
-                        .stream().map(r -> Long.valueOf(r.get(0))).filter(id -> inRest(stopped, id)).toList());
+                .containsExactlyInAnyOrderElementsOf(visibleBigIds(db, rowFilter, "v = 'changed'").stream().filter(id -> inRest(stopped, id)).toList());
 
         // Streaming after the resumption skips a change committed before readAt exactly for the rows read after it.
         try (ResumedRows placed = new ResumedRows(() -> PgConnections.openSql(settings), TABLES, "pub",
@@ -214,7 +212,13 @@ class KeyRangeSnapshotIT {
     }
 
     private static List<Long> visibleBigIds(PostgresDatabase db, boolean rowFilter) {
-        return db.query("SELECT id FROM big" + (rowFilter ? " WHERE id % 7 <> 0" : "")).stream().map(r -> Long.valueOf(r.get(0))).toList();
+        return visibleBigIds(db, rowFilter, "true");
+    }
+
+    /** The ids of big's rows that the publication publishes (its row filter, when there is one) and that match {@code condition}. */
+    private static List<Long> visibleBigIds(PostgresDatabase db, boolean rowFilter, String condition) {
+        return db.query("SELECT id FROM big WHERE (" + condition + ")" + (rowFilter ? " AND id % 7 <> 0" : "")).stream()
+                .map(r -> Long.valueOf(r.get(0))).toList();
     }
 
     /** Whether every range of {@code position} has handed out a row: its last key read is past its lower bound. */
