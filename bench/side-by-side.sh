@@ -42,10 +42,10 @@ while [ $# -gt 0 ]; do
         --jfr) jfr=$2; args+=("$1" "$2"); shift 2 ;;
         --no-limits) args+=("$1"); shift ;;
         --fixed-heap) write=0; args+=("$1"); shift ;;
-        --connector) write=0; args+=("$1" "$2"); shift 2 ;;
+        --connector|--worker) write=0; args+=("$1" "$2"); shift 2 ;;
         --exactly-once) exactly_once=1; args+=("$1"); shift ;;
         --workloads|--runs|--heaps|--rows|--contenders) args+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -61,10 +61,13 @@ final class DeliveryEmitter {
     private final Map<String, ?> partition;
     private final ResumePoint resume;
     private final List<Numbered> held = new ArrayList<>();
+    private final SourceOffsets.Encoder offsets = new SourceOffsets.Encoder();
     private final Delivered delivered;
     private Lsn lastCompletedEnd;
     private Position position;
     private Delivery current;
+    /** The headers all records of {@link #current} share, made when it begins. */
+    private LifecycleHeaders.DeliveryHeaders currentHeaders;
     private AcknowledgementTracker.Unit unit;
     /** The current delivery's record that carries the offset after it, once added. */
     private SourceRecord lastRecord;
@@ -216,6 +219,8 @@ final class DeliveryEmitter {
 
     private void begin(Delivery delivery, List<SourceRecord> out) {
         current = delivery;
+        currentHeaders = LifecycleHeaders.ofDelivery(delivery.xid(), delivery.endLsn(), delivery.kind(),
+                delivery.gid().orElse(null));
         unit = tracker.open();
         lastRecord = null;
         skip = resume.recordsToSkip(delivery);
@@ -260,6 +265,7 @@ final class DeliveryEmitter {
         }
         SourceRecord last = lastRecord;
         current = null;
+        currentHeaders = null;
         unit = null;
         lastRecord = null;
         if (incremental != null) {
@@ -275,7 +281,7 @@ final class DeliveryEmitter {
 
     /** The offset of a record at {@code at} without an incremental snapshot's position. */
     private Map<String, Object> baseOffset(Position at) {
-        return resumedSnapshot == null ? SourceOffsets.encode(at) : resumedSnapshot.offset(at);
+        return resumedSnapshot == null ? offsets.encode(at) : resumedSnapshot.offset(at);
     }
 
     /** Emits the held records; with {@code endsDelivery} the last one carries the offset after the delivery. */
@@ -297,10 +303,8 @@ final class DeliveryEmitter {
                 ? Position.afterDelivery(Lsn.max(lastCompletedEnd, delivery.endLsn()))
                 : Position.insideDelivery(lastCompletedEnd, delivery.lsn(), delivery.endLsn(), numbered.order(),
                         resume.numbering());
-        String gid = delivery.gid().orElse(null);
         ConnectHeaders headers = new ConnectHeaders();
-        LifecycleHeaders.addChange(headers, new LifecycleHeaders.Change(delivery.xid(), numbered.lsn(), delivery.endLsn(),
-                delivery.kind(), gid != null, numbered.order(), gid));
+        currentHeaders.addTo(headers, numbered.lsn(), numbered.order());
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
         SourceRecord record = builder.record(draft, partition, offset(at), headers);

@@ -42,23 +42,36 @@ final class KafkaProbe implements AutoCloseable {
     }
 
     /**
-     * Polls the end offset of {@code topic}'s partition 0 every 100 ms until it reaches {@code expected}; returns
-     * {@link System#nanoTime()} of the first poll that saw it. Fails when the topic holds more than expected, or when it
-     * has not grown for {@code stallSeconds}.
+     * When a leg's records arrived, as {@link System#nanoTime()} of the end-offset polls that saw them.
+     *
+     * @param first the first poll that saw a record in the topic
+     * @param last  the first poll that saw every expected record
      */
-    long awaitRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
+    record Arrival(long first, long last) {
+    }
+
+    /**
+     * Polls the end offset of {@code topic}'s partition 0 every 100 ms until it reaches {@code expected}; returns when
+     * the first record and the last were seen. Fails when the topic holds more than expected, or when it has not grown
+     * for {@code stallSeconds}.
+     */
+    Arrival awaitRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
         TopicPartition partition = new TopicPartition(topic, 0);
         long last = -1;
         long lastGrowth = System.nanoTime();
         long lastCheck = 0;
+        long first = 0;
         while (true) {
             long count = endOffset(partition);
             long now = System.nanoTime();
+            if (count > 0 && first == 0) {
+                first = now;
+            }
             if (count >= expected) {
                 if (count > expected) {
                     throw new IllegalStateException(topic + " holds " + count + " records, expected " + expected);
                 }
-                return now;
+                return new Arrival(first, now);
             }
             if (count > last) {
                 last = count;
@@ -81,7 +94,7 @@ final class KafkaProbe implements AutoCloseable {
      * end offset overstates the records. Returns {@link System#nanoTime()} right after the poll that brought the
      * count to {@code expected}; fails when more arrive (a duplicate) or nothing new for {@code stallSeconds}.
      */
-    long awaitCommittedRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
+    Arrival awaitCommittedRecords(String topic, long expected, int stallSeconds, Check check) throws Exception {
         TopicPartition partition = new TopicPartition(topic, 0);
         long lastCheck = 0;
         long waitStart = System.nanoTime();
@@ -107,10 +120,14 @@ final class KafkaProbe implements AutoCloseable {
             consumer.seekToBeginning(List.of(partition));
             long count = 0;
             long lastGrowth = System.nanoTime();
+            long first = 0;
             while (true) {
                 int got = consumer.poll(Duration.ofMillis(100)).count();
                 long now = System.nanoTime();
                 count += got;
+                if (count > 0 && first == 0) {
+                    first = now;
+                }
                 if (count >= expected) {
                     if (count > expected) {
                         throw new IllegalStateException(topic + " delivered " + count + " committed records, expected "
@@ -122,7 +139,7 @@ final class KafkaProbe implements AutoCloseable {
                         throw new IllegalStateException(topic + " delivered " + (count + late)
                                 + " committed records, expected " + expected);
                     }
-                    return now;
+                    return new Arrival(first, now);
                 }
                 if (got > 0) {
                     lastGrowth = now;

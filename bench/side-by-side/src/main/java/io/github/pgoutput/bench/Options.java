@@ -20,13 +20,15 @@ import java.util.Map;
  * @param fixedHeap  {@code --fixed-heap}: every worker starts with {@code -Xms} equal to its {@code -Xmx}
  * @param connectorOverrides {@code --connector KEY=VALUE}, repeatable: set in the config of every connector contender
  *                   (not the ceiling), e.g. {@code producer.override.buffer.memory=8388608}
+ * @param workerOverrides {@code --worker KEY=VALUE}, repeatable: set in the properties of every worker, the ceiling's
+ *                   too, e.g. {@code producer.batch.size=262144} (a setting of the deployment, the same for all)
  * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
  *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed
  *                   consumer in every leg (end offsets count the transaction markers too)
  */
 record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
                List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce, boolean fixedHeap,
-               Map<String, String> connectorOverrides) {
+               Map<String, String> connectorOverrides, Map<String, String> workerOverrides) {
 
     static Options parse(String[] args) {
         Path results = null;
@@ -40,6 +42,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         boolean exactlyOnce = false;
         boolean fixedHeap = false;
         Map<String, String> connectorOverrides = new java.util.LinkedHashMap<>();
+        Map<String, String> workerOverrides = new java.util.LinkedHashMap<>();
         boolean workloadsGiven = false;
         boolean heapsGiven = false;
         boolean contendersGiven = false;
@@ -74,6 +77,13 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     }
                     connectorOverrides.put(kv[0], kv[1]);
                 }
+                case "--worker" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--worker takes KEY=VALUE, not '" + args[i] + "'");
+                    }
+                    workerOverrides.put(kv[0], kv[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }
@@ -88,7 +98,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
             limits = false;
         }
         return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce, fixedHeap,
-                Map.copyOf(connectorOverrides));
+                Map.copyOf(connectorOverrides), Map.copyOf(workerOverrides));
     }
 
     private static List<String> split(String list) {

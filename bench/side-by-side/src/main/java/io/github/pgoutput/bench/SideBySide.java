@@ -44,6 +44,8 @@ public final class SideBySide {
             "max_replication_slots", "20", "max_wal_senders", "20", "logical_decoding_work_mem", "64MB", "fsync", "off",
             "max_wal_size", "8GB", "shared_buffers", "512MB", "autovacuum", "off");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** {@code getconf CLK_TCK} on Linux (x86-64 and arm64 kernels alike): the unit of /proc/pid/stat's times. */
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
 
     private final Options options;
     private final Path root;
@@ -175,8 +177,8 @@ public final class SideBySide {
                 : root.resolve("packaging/target/plugin") + "," + root.resolve("bench/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
-                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, contender.exactlyOnce()
-                        ? Map.of("exactly.once.source.support", "enabled") : Map.of()), legDir, workerProcesses);
+                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, workerProperties(contender)), legDir,
+                workerProcesses);
         ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
         ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
         if (contender != Contender.CEILING) {
@@ -184,6 +186,7 @@ public final class SideBySide {
         }
         long expected = contender.expectedRecords(workload, rows);
         long start;
+        double cpuAtStart;
         long lastCommit = 0;
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             if (contender == Contender.CEILING) {
@@ -193,8 +196,10 @@ public final class SideBySide {
                 rest.register(name, config);
                 Thread.sleep(Math.max(0, startAtMillis - System.currentTimeMillis()));
                 start = System.nanoTime();
+                cpuAtStart = cpuSeconds(worker.pid());
             } else if (workload.snapshot()) {
                 start = System.nanoTime();
+                cpuAtStart = cpuSeconds(worker.pid());
                 rest.register(name, config);
             } else if (workload == Workload.W6) {
                 kafka.createTopic(Contender.signalTopic(name));
@@ -202,6 +207,7 @@ public final class SideBySide {
                 Slots.awaitActive(statement, name, 120);
                 Thread.sleep(10_000); // the worker has finished its start (plugin scanning) by then
                 start = System.nanoTime();
+                cpuAtStart = cpuSeconds(worker.pid());
                 kafka.send(Contender.signalTopic(name), name, "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\":"
                         + " [\"public.bench\"], \"type\": \"incremental\"}}");
             } else {
@@ -209,16 +215,19 @@ public final class SideBySide {
                 Slots.awaitActive(statement, name, 120);
                 Thread.sleep(1000);
                 start = System.nanoTime();
+                cpuAtStart = cpuSeconds(worker.pid());
                 lastCommit = workload.run(pg, rows, clientBin, legDir);
             }
             log(name + ": waiting for " + expected + " records in " + topic);
             // Under exactly-once every Kafka transaction leaves a commit marker that takes an offset, so the end offset
             // is no record count there: with --exactly-once every leg (the at-least-once one too, for equal
             // measurement) counts what a read_committed consumer receives.
-            long end = options.exactlyOnce()
+            KafkaProbe.Arrival arrival = options.exactlyOnce()
                     ? kafka.awaitCommittedRecords(topic, expected, 300, () -> rest.requireNotFailed(name))
                     : kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
+            long end = arrival.last();
             long peakRssKib = vmHwmKib(worker.pid());
+            double workerCpu = cpuSeconds(worker.pid()) - cpuAtStart;
             int recordBytes = kafka.averageRecordBytes(topic, 2000);
             rest.delete(name);
             workerProcesses.stopAll();
@@ -238,15 +247,33 @@ public final class SideBySide {
             result.put("events_per_s", rows / seconds);
             result.put("commit_to_last_s", workload.readsTable() ? null : (end - lastCommit) / 1e9);
             result.put("workload_s", workload.readsTable() ? null : (lastCommit - start) / 1e9);
+            // From the first record seen to the last: the rate at which the worker carried the records once there was
+            // something to send (the ceiling's whole leg; after a whole-transaction workload's commit, ours).
+            result.put("first_record_s", (arrival.first() - start) / 1e9);
+            result.put("emission_events_per_s", rows / Math.max(1e-3, (arrival.last() - arrival.first()) / 1e9));
+            // The worker's CPU time (all its threads, the garbage collector's too) from the leg's start to its last
+            // record, per event: what one event costs the worker, whatever the machine's other load.
+            result.put("worker_cpu_s", workerCpu);
+            result.put("worker_cpu_us_per_event", workerCpu * 1e6 / rows);
             result.put("peak_rss_kib", peakRssKib);
             result.put("record_bytes", recordBytes);
             record(result);
-            log(name + ": " + String.format("%.1f s, %.0f events/s, peak RSS %d MiB", seconds, rows / seconds,
-                    peakRssKib / 1024));
+            log(name + ": " + String.format("%.1f s, %.0f events/s (first record after %.1f s, then %.0f events/s), worker CPU"
+                    + " %.1f µs per event, peak RSS %d MiB", seconds, rows / seconds, (arrival.first() - start) / 1e9,
+                    result.get("emission_events_per_s"), workerCpu * 1e6 / rows, peakRssKib / 1024));
             return recordBytes;
         } finally {
             workerProcesses.stopAll();
         }
+    }
+
+    /** The worker properties of a leg beyond local-run's defaults: exactly-once support, and {@code --worker}. */
+    private Map<String, String> workerProperties(Contender contender) {
+        Map<String, String> properties = new LinkedHashMap<>(options.workerOverrides());
+        if (contender.exactlyOnce()) {
+            properties.put("exactly.once.source.support", "enabled");
+        }
+        return properties;
     }
 
     private void limits(Workload workload, int rows, String heap, int run, int recordBytes) throws Exception {
@@ -286,6 +313,15 @@ public final class SideBySide {
                 StandardOpenOption.APPEND)) {
             out.write(JSON.writeValueAsString(result) + "\n");
         }
+    }
+
+    /** User and system CPU time a process has used so far, seconds ({@code utime + stime} of /proc/pid/stat). */
+    static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        // The command name, field 2, is in parentheses and may hold spaces: count fields after its closing one.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks / (double) CLOCK_TICKS_PER_SECOND;
     }
 
     /** Peak resident set size of a process ({@code VmHWM} in /proc/pid/status), KiB. */

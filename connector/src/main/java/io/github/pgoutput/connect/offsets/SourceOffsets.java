@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.Set;
 
 import org.apache.kafka.connect.errors.ConnectException;
@@ -188,19 +189,55 @@ public final class SourceOffsets {
 
     /** The source offset for {@code position}: LSNs as {@code X/Y} text, {@code tx_order} as a Long. */
     public static Map<String, Object> encode(Position position) {
+        return encode(position, Lsn::toString);
+    }
+
+    private static Map<String, Object> encode(Position position, Function<Lsn, String> text) {
         Map<String, Object> offset = new LinkedHashMap<>();
-        offset.put(OFFSET_LSN, position.lsn().toString());
+        offset.put(OFFSET_LSN, text.apply(position.lsn()));
         if (position.isInsideDelivery()) {
-            offset.put(OFFSET_TX_LSN, position.txLsn().toString());
+            offset.put(OFFSET_TX_LSN, text.apply(position.txLsn()));
             offset.put(OFFSET_TX_ORDER, position.txOrder());
             if (position.txEndLsn() != null) {
-                offset.put(OFFSET_TX_END_LSN, position.txEndLsn().toString());
+                offset.put(OFFSET_TX_END_LSN, text.apply(position.txEndLsn()));
             }
             if (position.txNumbering() != null) {
                 offset.put(OFFSET_TX_NUMBERING, position.txNumbering());
             }
         }
         return offset;
+    }
+
+    /**
+     * {@link #encode(Position)} for the records of a stream, which name the same few LSNs over and over (every record of
+     * a delivery its begin, its end and the last completed one): the texts of the last {@value #KEPT_TEXTS} LSNs are
+     * kept instead of written anew for each record. Not thread-safe.
+     */
+    public static final class Encoder {
+
+        private static final int KEPT_TEXTS = 4;
+        private final long[] values = new long[KEPT_TEXTS];
+        private final String[] texts = new String[KEPT_TEXTS];
+        private int next;
+        private final Function<Lsn, String> textOf = this::text;
+
+        public Map<String, Object> encode(Position position) {
+            return SourceOffsets.encode(position, textOf);
+        }
+
+        private String text(Lsn lsn) {
+            long value = lsn.value();
+            for (int i = 0; i < KEPT_TEXTS; i++) {
+                if (texts[i] != null && values[i] == value) {
+                    return texts[i];
+                }
+            }
+            String text = lsn.toString();
+            values[next] = value;
+            texts[next] = text;
+            next = (next + 1) % KEPT_TEXTS;
+            return text;
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ package io.github.pgoutput.connect.record;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +138,9 @@ public final class ChangeRecordBuilder {
         }
     }
 
+    private record Capture(Relation relation, boolean captured) {
+    }
+
     private final Options options;
     private final boolean skipsCreate;
     private final boolean skipsUpdate;
@@ -149,6 +153,10 @@ public final class ChangeRecordBuilder {
     private final TransactionBlock transaction;
     private final LogicalMessageRecords messages;
     private final TableSchemas tableSchemas;
+    /** Whether a relation is captured, per relation id, for the last Relation message of each (see {@link #isCaptured}). */
+    private final Map<Long, Capture> captures = new HashMap<>();
+    private Relation lastCaptureOf;
+    private boolean lastCapture;
     /** Table versions whose keyless records were logged: once each is enough to name the cause. */
     private final Set<TableSchema> warnedKeyless = Collections.newSetFromMap(new IdentityHashMap<>());
     /** What consecutive snapshot rows share: rows come table by table. */
@@ -313,12 +321,13 @@ public final class ChangeRecordBuilder {
         if (snapshotTime == null) {
             snapshotTime = now;
         }
-        Struct value = new Struct(schema.envelopeSchema())
-                .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
-                        snapshotTime, txId))
-                .put(TableSchema.Envelope.OP, OP_READ);
-        putTimestamps(value, now);
+        TableSchema.EnvelopeFields fields = schema.envelopeFields();
+        Struct value = new Struct(schema.envelopeSchema());
+        StructFields.put(value, fields.after(), after);
+        StructFields.put(value, fields.source(), snapshotRowSource(schema.relation(), snapshotMarker(row), consistentPoint,
+                snapshotTime, txId));
+        StructFields.put(value, fields.op(), OP_READ);
+        putTimestamps(value, fields, now);
         return new Draft(schema.topic(), key == null ? null : schema.keySchema(), key, schema.envelopeSchema(), value,
                 now.toEpochMilli(), true, null, null);
     }
@@ -332,11 +341,12 @@ public final class ChangeRecordBuilder {
     public Draft snapshotTruncate(SnapshotTable table, Lsn consistentPoint, Long txId) {
         TableSchema schema = schemaOf(relationOf(table));
         Instant now = Instant.now();
-        Struct value = new Struct(schema.envelopeSchema())
-                .put(TableSchema.Envelope.SOURCE, source.snapshot(schema.relation().namespace(), schema.relation().relationName(),
-                        "true", consistentPoint, now, txId))
-                .put(TableSchema.Envelope.OP, OP_TRUNCATE);
-        putTimestamps(value, now);
+        TableSchema.EnvelopeFields fields = schema.envelopeFields();
+        Struct value = new Struct(schema.envelopeSchema());
+        StructFields.put(value, fields.source(), source.snapshot(schema.relation().namespace(),
+                schema.relation().relationName(), "true", consistentPoint, now, txId));
+        StructFields.put(value, fields.op(), OP_TRUNCATE);
+        putTimestamps(value, fields, now);
         return new Draft(schema.topic(), null, null, schema.envelopeSchema(), value, now.toEpochMilli(), true, null, null);
     }
 
@@ -392,8 +402,22 @@ public final class ChangeRecordBuilder {
         return transaction.counts(delivery);
     }
 
+    /**
+     * Whether the table of {@code relation} is captured, decided once per Relation message: the include and exclude
+     * lists are regular expressions, too costly to match for every change.
+     */
     private boolean isCaptured(Relation relation) {
-        return captured.test(relation.namespace(), relation.relationName());
+        if (relation == lastCaptureOf) {
+            return lastCapture;
+        }
+        Capture capture = captures.get(relation.relationId());
+        if (capture == null || capture.relation() != relation) {
+            capture = new Capture(relation, captured.test(relation.namespace(), relation.relationName()));
+            captures.put(relation.relationId(), capture);
+        }
+        lastCaptureOf = relation;
+        lastCapture = capture.captured();
+        return lastCapture;
     }
 
     Schema sourceSchema() {
@@ -401,10 +425,10 @@ public final class ChangeRecordBuilder {
     }
 
     /** Envelope's {@code ts_ms}, {@code ts_us}, {@code ts_ns}: when the record was built. */
-    private static void putTimestamps(Struct value, Instant now) {
-        value.put(TableSchema.Envelope.TS_MS, now.toEpochMilli())
-                .put(TableSchema.Envelope.TS_US, SourceBlock.micros(now))
-                .put(TableSchema.Envelope.TS_NS, SourceBlock.nanos(now));
+    private static void putTimestamps(Struct value, TableSchema.EnvelopeFields fields, Instant now) {
+        StructFields.put(value, fields.tsMs(), now.toEpochMilli());
+        StructFields.put(value, fields.tsUs(), SourceBlock.micros(now));
+        StructFields.put(value, fields.tsNs(), SourceBlock.nanos(now));
     }
 
     private void update(ChangeEvent event, Delivery delivery, Update update, List<Draft> drafts) {
@@ -484,13 +508,14 @@ public final class ChangeRecordBuilder {
     private Draft change(TableSchema table, String op, Struct before, Struct after, Struct key, ChangeEvent event, Delivery delivery) {
         Relation relation = table.relation();
         String topic = table.topic();
-        Struct value = new Struct(table.envelopeSchema())
-                .put(TableSchema.Envelope.BEFORE, before)
-                .put(TableSchema.Envelope.AFTER, after)
-                .put(TableSchema.Envelope.SOURCE, source.streamed(relation.namespace(), relation.relationName(), event, delivery))
-                .put(TableSchema.Envelope.TRANSACTION, transaction.next(table.qualifiedName(), event, delivery))
-                .put(TableSchema.Envelope.OP, op);
-        putTimestamps(value, Instant.now());
+        TableSchema.EnvelopeFields fields = table.envelopeFields();
+        Struct value = new Struct(table.envelopeSchema());
+        StructFields.put(value, fields.before(), before);
+        StructFields.put(value, fields.after(), after);
+        StructFields.put(value, fields.source(), source.streamed(relation.namespace(), relation.relationName(), event, delivery));
+        StructFields.put(value, fields.transaction(), transaction.next(table.qualifiedName(), event, delivery));
+        StructFields.put(value, fields.op(), op);
+        putTimestamps(value, fields, Instant.now());
         Long timestamp = delivery.time() == null ? null : delivery.time().toEpochMilli();
         return new Draft(topic, key == null ? null : table.keySchema(), key, table.envelopeSchema(), value, timestamp, true,
                 null, null);

@@ -118,24 +118,87 @@ public final class LifecycleHeaders {
                 throw new IllegalArgumentException("a gid is given exactly for two-phase transactions (twoPhase="
                         + twoPhase + ", gid=" + gid + ")");
             }
-            if (!twoPhase && outcome != Delivery.Kind.COMMITTED) {
-                throw new IllegalArgumentException(outcome + " exists only for two-phase transactions");
-            }
+            requireOutcomeFits(outcome, twoPhase);
+        }
+    }
+
+    private static void requireOutcomeFits(Delivery.Kind outcome, boolean twoPhase) {
+        if (!twoPhase && outcome != Delivery.Kind.COMMITTED) {
+            throw new IllegalArgumentException(outcome + " exists only for two-phase transactions");
         }
     }
 
     /** Adds the headers of a streamed change record to {@code headers}. */
     public static Headers addChange(Headers headers, Change change) {
-        headers.addLong(XID, change.xid().value());
-        headers.addString(LSN, change.lsn().toString());
-        headers.addString(COMMIT_LSN, change.commitLsn().toString());
-        headers.addString(OUTCOME, outcome(change.outcome()));
-        headers.addBoolean(TWO_PHASE, change.twoPhase());
-        headers.addLong(TX_ORDER, change.txOrder());
-        if (change.gid() != null) {
-            headers.addString(GID, change.gid());
+        return ofDelivery(change.xid(), change.commitLsn(), change.outcome(), change.gid())
+                .addTo(headers, change.lsn(), change.txOrder());
+    }
+
+    /**
+     * The headers of the records of one delivery: those that are the same for all of them ({@code pg.xid},
+     * {@code pg.commit_lsn}, {@code pg.outcome}, {@code pg.two_phase}, {@code pg.gid}) made once.
+     *
+     * @param gid the global transaction id of a two-phase transaction; null otherwise
+     */
+    public static DeliveryHeaders ofDelivery(Xid xid, Lsn commitLsn, Delivery.Kind outcome, String gid) {
+        Objects.requireNonNull(commitLsn, "commitLsn");
+        requireOutcomeFits(Objects.requireNonNull(outcome, "outcome"), gid != null);
+        Headers built = new ConnectHeaders()
+                .addLong(XID, xid.value())
+                .addString(COMMIT_LSN, commitLsn.toString())
+                .addString(OUTCOME, outcome(outcome))
+                .addBoolean(TWO_PHASE, gid != null);
+        if (gid != null) {
+            built.addString(GID, gid);
         }
-        return headers;
+        Header[] headers = new Header[5];
+        int i = 0;
+        for (Header header : built) {
+            headers[i++] = header;
+        }
+        return new DeliveryHeaders(headers[0], headers[1], headers[2], headers[3], headers[4]);
+    }
+
+    /**
+     * The headers the records of one delivery share (a header is immutable: the same objects go on every record), and
+     * how each record adds them with its own {@code pg.lsn} and {@code pg.tx_order}.
+     */
+    public static final class DeliveryHeaders {
+
+        private final Header xid;
+        private final Header commitLsn;
+        private final Header outcome;
+        private final Header twoPhase;
+        /** Null unless the transaction is two-phase. */
+        private final Header gid;
+
+        private DeliveryHeaders(Header xid, Header commitLsn, Header outcome, Header twoPhase, Header gid) {
+            this.xid = xid;
+            this.commitLsn = commitLsn;
+            this.outcome = outcome;
+            this.twoPhase = twoPhase;
+            this.gid = gid;
+        }
+
+        /**
+         * Adds the headers of the delivery's record at {@code lsn}, the {@code txOrder}th of the delivery (1-based), to
+         * {@code headers}, in the order {@link LifecycleHeaders} lists them.
+         */
+        public Headers addTo(Headers headers, Lsn lsn, long txOrder) {
+            if (txOrder < 1) {
+                throw new IllegalArgumentException("txOrder is 1-based, was " + txOrder);
+            }
+            headers.add(xid);
+            headers.addString(LSN, lsn.toString());
+            headers.add(commitLsn);
+            headers.add(outcome);
+            headers.add(twoPhase);
+            headers.addLong(TX_ORDER, txOrder);
+            if (gid != null) {
+                headers.add(gid);
+            }
+            return headers;
+        }
     }
 
     /** Adds the headers of a snapshot record: {@code pg.snapshot=true} and the consistent point as {@code pg.lsn}. */

@@ -6,6 +6,7 @@ import java.util.Objects;
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.pgoutput.Lsn;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -42,6 +43,20 @@ public final class SourceBlock {
     private final String database;
     private final String version;
     private final Schema schema;
+    /** The schema's fields that records set: taken once, not looked up by name for every record. */
+    private final Field versionField;
+    private final Field connectorField;
+    private final Field nameField;
+    private final Field tsMsField;
+    private final Field snapshotField;
+    private final Field dbField;
+    private final Field sequenceField;
+    private final Field tsUsField;
+    private final Field tsNsField;
+    private final Field schemaField;
+    private final Field tableField;
+    private final Field txIdField;
+    private final Field lsnField;
     private Lsn lastCommit;
     private Instant lastCommitTime;
 
@@ -69,6 +84,19 @@ public final class SourceBlock {
                 .field("origin", Schema.OPTIONAL_STRING_SCHEMA)
                 .field("origin_lsn", Schema.OPTIONAL_INT64_SCHEMA)
                 .build();
+        versionField = schema.field("version");
+        connectorField = schema.field("connector");
+        nameField = schema.field("name");
+        tsMsField = schema.field(TS_MS);
+        snapshotField = schema.field("snapshot");
+        dbField = schema.field("db");
+        sequenceField = schema.field("sequence");
+        tsUsField = schema.field("ts_us");
+        tsNsField = schema.field("ts_ns");
+        schemaField = schema.field("schema");
+        tableField = schema.field("table");
+        txIdField = schema.field("txId");
+        lsnField = schema.field(LSN);
     }
 
     Schema schema() {
@@ -99,8 +127,8 @@ public final class SourceBlock {
             // A non-transactional message is its own commit, counted before its record as Debezium counts it.
             committed(lsn);
         }
-        return common(time, schemaName, table, "false", lsn)
-                .put("txId", delivery.xid().isValid() ? delivery.xid().value() : null);
+        return StructFields.put(common(time, schemaName, table, "false", lsn), txIdField,
+                delivery.xid().isValid() ? delivery.xid().value() : null);
     }
 
     /**
@@ -108,23 +136,23 @@ public final class SourceBlock {
      * the transaction {@code txId} (null when unknown).
      */
     Struct snapshot(String schemaName, String table, String marker, Lsn consistentPoint, Instant now, Long txId) {
-        return common(now, schemaName, table, marker, consistentPoint).put("txId", txId);
+        return StructFields.put(common(now, schemaName, table, marker, consistentPoint), txIdField, txId);
     }
 
     private Struct common(Instant time, String schemaName, String table, String snapshot, Lsn lsn) {
-        return new Struct(schema)
-                .put("version", version)
-                .put("connector", CONNECTOR)
-                .put("name", serverName)
-                .put(TS_MS, time.toEpochMilli())
-                .put("snapshot", snapshot)
-                .put("db", database)
-                .put("sequence", sequence(lastCommit, lsn))
-                .put("ts_us", micros(time))
-                .put("ts_ns", nanos(time))
-                .put("schema", schemaName)
-                .put("table", table)
-                .put(LSN, lsn.value());
+        Struct source = new Struct(schema);
+        StructFields.put(source, versionField, version);
+        StructFields.put(source, connectorField, CONNECTOR);
+        StructFields.put(source, nameField, serverName);
+        StructFields.put(source, tsMsField, time.toEpochMilli());
+        StructFields.put(source, snapshotField, snapshot);
+        StructFields.put(source, dbField, database);
+        StructFields.put(source, sequenceField, sequence(lastCommit, lsn));
+        StructFields.put(source, tsUsField, micros(time));
+        StructFields.put(source, tsNsField, nanos(time));
+        StructFields.put(source, schemaField, schemaName);
+        StructFields.put(source, tableField, table);
+        return StructFields.put(source, lsnField, lsn.value());
     }
 
     /** Debezium's {@code sequence}: a JSON array of the last commit's and this record's LSN as decimal strings. */

@@ -41,7 +41,11 @@ public final class TableSchema {
     private final Schema rowSchema;
     private final Schema envelopeSchema;
     private final List<Field> rowFields;
+    /** The row's field of each key field, in key order. */
+    private final Field[] keyRowFields;
+    private final EnvelopeFields envelopeFields;
     private final String topic;
+    private final String qualifiedName;
     private final boolean keyInReplicaIdentity;
 
     /**
@@ -57,6 +61,7 @@ public final class TableSchema {
         this.relation = relation;
         this.keyColumns = keyColumns;
         this.topic = topic;
+        this.qualifiedName = relation.namespace() + "." + relation.relationName();
         List<RelationColumn> columns = relation.columns();
         converters = new ColumnConverter[columns.size()];
         Schema[] fieldSchemas = new Schema[columns.size()];
@@ -88,6 +93,8 @@ public final class TableSchema {
         keySchema = keyColumns.isKeyed() ? key.build() : null;
         rowSchema = row.build();
         rowFields = rowSchema.fields();
+        keyRowFields = keySchema == null ? new Field[0]
+                : keySchema.fields().stream().map(f -> rowSchema.field(f.name())).toArray(Field[]::new);
         envelopeSchema = SchemaBuilder.struct().name(names.envelope(relation.namespace(), relation.relationName()))
                 .version(ENVELOPE_VERSION)
                 .field(Envelope.BEFORE, rowSchema)
@@ -99,6 +106,7 @@ public final class TableSchema {
                 .field(Envelope.TS_US, Schema.OPTIONAL_INT64_SCHEMA)
                 .field(Envelope.TS_NS, Schema.OPTIONAL_INT64_SCHEMA)
                 .build();
+        envelopeFields = new EnvelopeFields(envelopeSchema);
     }
 
     Relation relation() {
@@ -124,6 +132,11 @@ public final class TableSchema {
 
     Schema envelopeSchema() {
         return envelopeSchema;
+    }
+
+    /** The envelope's fields, to set without looking them up by name. */
+    EnvelopeFields envelopeFields() {
+        return envelopeFields;
     }
 
     /**
@@ -197,7 +210,7 @@ public final class TableSchema {
                     + " its type " + converters[index].type().describe() + " has neither a default nor a zero to stand in"
                     + " for it; set REPLICA IDENTITY FULL on the table so changes carry the whole old row"));
         }
-        row.put(field, value);
+        StructFields.put(row, field, value);
     }
 
     /**
@@ -211,18 +224,20 @@ public final class TableSchema {
             return null;
         }
         Struct key = new Struct(keySchema);
-        for (Field field : keySchema.fields()) {
-            Object value = row.get(field.name());
+        List<Field> fields = keySchema.fields();
+        for (int i = 0; i < keyRowFields.length; i++) {
+            Field field = fields.get(i);
+            Object value = row.get(keyRowFields[i]);
             if (value == null && !field.schema().isOptional()) {
                 return null;
             }
-            key.put(field, value);
+            StructFields.put(key, field, value);
         }
         return key;
     }
 
     String qualifiedName() {
-        return relation.namespace() + "." + relation.relationName();
+        return qualifiedName;
     }
 
     private int indexOf(String column) {
@@ -279,6 +294,17 @@ public final class TableSchema {
         if (tuple.size() != relation.columns().size()) {
             throw new ConnectException("a tuple of " + qualifiedName() + " has " + tuple.size() + " columns, but its Relation"
                     + " message lists " + relation.columns().size() + "; the stream does not match its schema");
+        }
+    }
+
+    /** The fields of one table's envelope schema. */
+    record EnvelopeFields(Field before, Field after, Field source, Field transaction, Field op, Field tsMs, Field tsUs,
+                          Field tsNs) {
+
+        EnvelopeFields(Schema envelope) {
+            this(envelope.field(Envelope.BEFORE), envelope.field(Envelope.AFTER), envelope.field(Envelope.SOURCE),
+                    envelope.field(Envelope.TRANSACTION), envelope.field(Envelope.OP), envelope.field(Envelope.TS_MS),
+                    envelope.field(Envelope.TS_US), envelope.field(Envelope.TS_NS));
         }
     }
 

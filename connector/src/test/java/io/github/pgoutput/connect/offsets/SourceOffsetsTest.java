@@ -143,6 +143,26 @@ class SourceOffsetsTest {
         SeededProperty.check(1000, random -> assertRoundTrips(position(random)));
     }
 
+    @Test
+    void theEncoderOfAStreamWritesWhatEncodeWritesWhileItKeepsTheTextsOfRecentLsns() {
+        // Positions drawn from a few LSNs, so that kept texts are used, replaced and used again.
+        SeededProperty.check(200, random -> {
+            SourceOffsets.Encoder encoder = new SourceOffsets.Encoder();
+            long[] lsns = new long[2 + random.nextInt(8)];
+            for (int i = 0; i < lsns.length; i++) {
+                lsns[i] = RandomValues.between(random, 1, Long.MAX_VALUE - 1);
+            }
+            for (int i = 0; i < 50; i++) {
+                Lsn last = Lsn.of(lsns[random.nextInt(lsns.length)]);
+                Lsn begin = Lsn.of(lsns[random.nextInt(lsns.length)]);
+                Lsn end = Lsn.of(lsns[random.nextInt(lsns.length)]);
+                Position position = random.nextBoolean() ? Position.afterDelivery(last)
+                        : Position.insideDelivery(last, begin, end, 1 + random.nextInt(1000), "n1");
+                assertThat(encoder.encode(position)).containsExactlyEntriesOf(SourceOffsets.encode(position));
+            }
+        });
+    }
+
     /** Between deliveries or inside one, every LSN below Long.MAX_VALUE, the end LSN above it, tx_order 1 or more. */
     private static Position position(Random random) {
         long lsn = RandomValues.between(random, 0, Long.MAX_VALUE - 1);

@@ -22,6 +22,23 @@ import io.github.pgoutput.pgoutput.Xid;
 class LifecycleHeadersTest {
 
     @Test
+    void theRecordsOfADeliveryShareItsHeaderObjectsAndGetTheHeadersOfTheirChanges() {
+        LifecycleHeaders.DeliveryHeaders delivery = LifecycleHeaders.ofDelivery(Xid.of(740), Lsn.parse("0/2000"),
+                Kind.PREPARED, "order-7");
+        Headers first = delivery.addTo(new ConnectHeaders(), Lsn.parse("0/1F00"), 1);
+        Headers second = delivery.addTo(new ConnectHeaders(), Lsn.parse("0/1F80"), 2);
+
+        assertThat(asMap(second)).containsExactlyEntriesOf(asMap(LifecycleHeaders.addChange(new ConnectHeaders(),
+                new Change(Xid.of(740), Lsn.parse("0/1F80"), Lsn.parse("0/2000"), Kind.PREPARED, true, 2, "order-7"))));
+        assertThat(first.lastWithName("pg.commit_lsn")).isSameAs(second.lastWithName("pg.commit_lsn"));
+        assertThat(first.lastWithName("pg.lsn").value()).isEqualTo("0/1F00");
+        assertThatThrownBy(() -> LifecycleHeaders.ofDelivery(Xid.of(740), Lsn.parse("0/2000"), Kind.PREPARED, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two-phase");
+        assertThatThrownBy(() -> delivery.addTo(new ConnectHeaders(), Lsn.parse("0/1F00"), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1-based");
+    }
+
+    @Test
     void writesTheHeadersOfAnOrdinaryCommittedChange() {
         Headers headers = LifecycleHeaders.addChange(new ConnectHeaders(), new Change(Xid.of(4_000_000_000L),
                 Lsn.parse("0/16B3748"), Lsn.parse("0/16B3800"), Kind.COMMITTED, false, 3, null));
