@@ -32,7 +32,12 @@ final class PayloadReader {
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
 
+    /** The largest payload whose copy (from a buffer without array) is kept for the next one. */
+    private static final int MAX_KEPT_COPY_BYTES = 64 * 1024;
+
     private byte[] bytes;
+    /** The array that payloads of buffers without one are copied into, reused; null until the first. */
+    private byte[] copy;
     private int start;
     private int end;
     private int pos;
@@ -46,14 +51,23 @@ final class PayloadReader {
             start = payload.arrayOffset() + payload.position();
             end = payload.arrayOffset() + payload.limit();
         } else {
-            bytes = new byte[payload.remaining()];
-            payload.get(payload.position(), bytes);
+            int length = payload.remaining();
+            // Every read copies out what it keeps, so one array serves message after message; a big one is not kept.
+            bytes = length <= MAX_KEPT_COPY_BYTES ? copyArray(length) : new byte[length];
+            payload.get(payload.position(), bytes, 0, length);
             start = 0;
-            end = bytes.length;
+            end = length;
         }
         pos = start;
         this.walPosition = walPosition;
         tag = PgOutputDecodingException.NO_TAG;
+    }
+
+    private byte[] copyArray(int length) {
+        if (copy == null || copy.length < length) {
+            copy = new byte[Math.max(length, copy == null ? 256 : Math.min(MAX_KEPT_COPY_BYTES, copy.length * 2))];
+        }
+        return copy;
     }
 
     boolean isEmpty() {

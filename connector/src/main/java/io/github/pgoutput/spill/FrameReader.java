@@ -23,6 +23,9 @@ final class FrameReader {
     private final int normalCapacity;
     private final ByteBuffer standard;
     private ByteBuffer buffer;
+    /** The buffer {@link #readOnlyView} views. */
+    private ByteBuffer readOnlyOf;
+    private ByteBuffer readOnlyView;
     private long frameOffset;
 
     /** {@code readBuffer} is a direct buffer of {@link #READ_BUFFER_BYTES} that this reader uses until {@link #release()}. */
@@ -42,6 +45,8 @@ final class FrameReader {
     /** Returns the standard read buffer for reuse; this reader must not be used afterwards. */
     ByteBuffer release() {
         buffer = null;
+        readOnlyOf = null;
+        readOnlyView = null;
         return standard;
     }
 
@@ -73,18 +78,31 @@ final class FrameReader {
         }
         fill((int) frameBytes);
         start = buffer.position();
+        int payloadEnd = start + DiskSpillFormat.HEADER_BYTES + payloadLength;
         crc.reset();
-        crc.update(buffer.duplicate().position(start).limit(start + DiskSpillFormat.HEADER_BYTES + payloadLength));
-        int stored = buffer.getInt(start + DiskSpillFormat.HEADER_BYTES + payloadLength);
+        // Checked in place: the buffer's limit is narrowed to the frame and put back (no view per frame).
+        int limit = buffer.limit();
+        crc.update(buffer.limit(payloadEnd));
+        buffer.limit(limit);
+        int stored = buffer.getInt(payloadEnd);
         if (stored != (int) crc.getValue()) {
             throw corrupt("CRC-32C mismatch (stored " + Integer.toHexString(stored) + ", computed "
                     + Long.toHexString(crc.getValue()) + ")");
         }
-        ByteBuffer payload = buffer.duplicate().position(start + DiskSpillFormat.HEADER_BYTES)
-                .limit(start + DiskSpillFormat.HEADER_BYTES + payloadLength).slice().asReadOnlyBuffer();
+        ByteBuffer payload = readOnly().slice(start + DiskSpillFormat.HEADER_BYTES, payloadLength);
         buffer.position(start + (int) frameBytes);
         frameOffset += frameBytes;
         return new SpilledMessage(Lsn.of(walPosition), payload);
+    }
+
+    /** A read-only view of the current buffer, to hand out payloads from: made once per buffer, not per frame. */
+    private ByteBuffer readOnly() {
+        if (readOnlyOf != buffer) {
+            readOnlyOf = buffer;
+            // Whole capacity: payloads are sliced from it by absolute index, wherever the buffer's limit is now.
+            readOnlyView = buffer.asReadOnlyBuffer().clear();
+        }
+        return readOnlyView;
     }
 
     /** Makes at least {@code needed} bytes of the current frame available from the buffer's position. */

@@ -182,6 +182,23 @@ class SpecFramesDecodingTest {
         assertThat(direct.position()).isZero();
     }
 
+    @Test
+    void aMessageDecodedFromADirectBufferKeepsItsValuesWhenTheNextOneIsDecoded() {
+        // Direct buffers (the spill's) are copied into one array that the decoder reuses: nothing may alias it.
+        PgOutputDecoder decoder = new PgOutputDecoder(new DecoderSettings(2, StreamingMode.OFF));
+        PgOutputMessage first = decoder.decode(direct("update-old-key"), Lsn.INVALID);
+        PgOutputMessage second = decoder.decode(direct("insert-text"), Lsn.INVALID);
+
+        assertThat(first).isEqualTo(decode(PROTO_2_NO_STREAMING, "update-old-key"));
+        assertThat(second).isEqualTo(decode(PROTO_2_NO_STREAMING, "insert-text"));
+        assertThat(decoder.decode(direct("update-old-key"), Lsn.INVALID)).isEqualTo(first);
+    }
+
+    private static ByteBuffer direct(String frameName) {
+        byte[] payload = GoldenFrames.SPEC.frame(frameName).payload();
+        return ByteBuffer.allocateDirect(payload.length).put(payload).flip();
+    }
+
     private static PgOutputMessage decode(PgOutputDecoder decoder, String frameName) {
         GoldenFrames.Frame frame = GoldenFrames.SPEC.frame(frameName);
         return decoder.decode(frame.buffer(), frame.walPosition());

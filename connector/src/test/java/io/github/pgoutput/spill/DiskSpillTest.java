@@ -203,6 +203,36 @@ class DiskSpillTest {
     }
 
     @Test
+    void framesAcrossManyRefillsOfTheReadBufferComeBackWholeAndReadOnly() {
+        open(settings(temp));
+        int frames = 8_000;
+        for (int i = 0; i < frames; i++) {
+            spill.append(XID, XID, Lsn.of(i + 1), ByteBuffer.wrap(payloadOf(i)));
+        }
+
+        try (SpillReader reader = spill.read(XID)) {
+            for (int i = 0; i < frames; i++) {
+                SpilledMessage message = reader.next();
+                byte[] read = new byte[message.payload().remaining()];
+                message.payload().get(message.payload().position(), read);
+                assertThat(message.walPosition()).isEqualTo(Lsn.of(i + 1));
+                assertThat(read).as("frame %d", i).isEqualTo(payloadOf(i));
+                assertThat(message.payload().isReadOnly()).isTrue();
+            }
+            assertThat(reader.next()).isNull();
+        }
+    }
+
+    /** 100 to 1,099 bytes that name their frame: 8,000 of them are some 4.8 MB, several read buffers' worth. */
+    private static byte[] payloadOf(int frame) {
+        byte[] payload = new byte[100 + (frame * 7919) % 1000];
+        for (int j = 0; j < payload.length; j++) {
+            payload[j] = (byte) (frame * 31 + j);
+        }
+        return payload;
+    }
+
+    @Test
     void refusesAppendsWhileAReaderOfTheTransactionIsOpen() {
         open(settings(temp)).append(XID, XID, Lsn.of(1), ByteBuffer.allocate(3));
 

@@ -2,6 +2,7 @@ package io.github.pgoutput.converters;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -20,6 +21,8 @@ import org.apache.kafka.connect.data.Struct;
 public final class VariableScaleDecimal {
 
     public static final Schema SCHEMA = builder().build();
+    private static final Field SCALE = SCHEMA.field("scale");
+    private static final Field VALUE = SCHEMA.field("value");
 
     private VariableScaleDecimal() {
     }
@@ -31,7 +34,9 @@ public final class VariableScaleDecimal {
     }
 
     public static Struct toStruct(BigDecimal value) {
-        return new Struct(SCHEMA).put("scale", value.scale()).put("value", value.unscaledValue().toByteArray());
+        Struct struct = new Struct(SCHEMA);
+        StructFields.put(struct, SCALE, value.scale());
+        return StructFields.put(struct, VALUE, value.unscaledValue().toByteArray());
     }
 
     public static BigDecimal toDecimal(Struct struct) {

@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect.record;
 
 
+import io.github.pgoutput.converters.StructFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect.record;
 
+import io.github.pgoutput.converters.StructFields;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect.record;
+package io.github.pgoutput.converters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect.record;
+package io.github.pgoutput.converters;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -52,7 +52,7 @@ public final class StructFields {
     }
 
     /** Whether values are stored directly (false: through {@link Struct#put(Field, Object)}). */
-    static boolean direct() {
+    public static boolean direct() {
         return VALUES != null;
     }
 
