@@ -1,5 +1,7 @@
 package io.github.pgoutput.pgoutput;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A PostgreSQL WAL position ({@code XLogRecPtr}): an unsigned 64-bit byte offset into the WAL,
  * printed the way PostgreSQL prints it ({@code 16/B374D848}).
@@ -11,7 +13,7 @@ public record Lsn(long value) implements Comparable<Lsn> {
 
     public static final Lsn INVALID = new Lsn(0L);
 
-    private static final char[] HEX_DIGITS = "0123456789ABCDEF".toCharArray();
+    private static final byte[] HEX_DIGITS = "0123456789ABCDEF".getBytes(StandardCharsets.ISO_8859_1);
 
     public static Lsn of(long value) {
         return value == 0L ? INVALID : new Lsn(value);
@@ -63,15 +65,16 @@ public record Lsn(long value) implements Comparable<Lsn> {
      */
     @Override
     public String toString() {
-        char[] text = new char[17];
+        // ASCII bytes: a String made from them is stored as they are, where one made from chars is compressed first.
+        byte[] text = new byte[17];
         int start = appendHexBackwards(text, text.length, value & 0xFFFFFFFFL);
         text[--start] = '/';
         start = appendHexBackwards(text, start, value >>> 32);
-        return new String(text, start, text.length - start);
+        return new String(text, start, text.length - start, StandardCharsets.ISO_8859_1);
     }
 
     /** Writes {@code half} in hexadecimal ending just before {@code end}; returns where it starts. */
-    private static int appendHexBackwards(char[] text, int end, long half) {
+    private static int appendHexBackwards(byte[] text, int end, long half) {
         int at = end;
         do {
             text[--at] = HEX_DIGITS[(int) (half & 0xF)];

@@ -39,7 +39,12 @@ enum Contender {
      * Ours with {@code direct.encoding=json} (issue 19): the connector writes JsonConverter's bytes (schemas off, as
      * the worker's converters are set) and the connector's own converters are ByteArrayConverter.
      */
-    OURS_DIRECT("ours_direct");
+    OURS_DIRECT("ours_direct"),
+    /**
+     * The ceiling of {@link #OURS_DIRECT}: the {@link #CEILING}'s records with the key and value bytes our
+     * {@code direct.encoding=json} writes, through ByteArrayConverter; what the worker and the producer alone allow.
+     */
+    CEILING_DIRECT("ceiling_direct");
 
     static final int BATCH_DELIVERIES = 1000;
 
@@ -70,12 +75,16 @@ enum Contender {
     ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir, String bootstrap) {
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
-        if (this == CEILING) {
+        if (isCeiling()) {
             config.put("connector.class", "io.github.pgoutput.bench.ceiling.ConnectCeilingConnector");
             config.put("ceiling.records", String.valueOf(expectedRecords(workload, rows)));
             config.put("topic.prefix", name);
             // The streaming workloads' records carry our streamed changes' headers, the snapshot's its own.
             config.put("ceiling.streamed", String.valueOf(!workload.snapshot()));
+            if (this == CEILING_DIRECT) {
+                config.put("ceiling.direct", "true");
+                byteArrayConverters(config);
+            }
             return config;
         }
         config.put("database.hostname", pg.host);
@@ -108,15 +117,14 @@ enum Contender {
                 config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
                 config.put("plugin.name", "pgoutput");
             }
-            case CEILING -> throw new IllegalStateException("configured above");
+            case CEILING, CEILING_DIRECT -> throw new IllegalStateException("configured above");
         }
         if (exactlyOnce()) {
             config.put("exactly.once.support", "required");
         }
         if (this == OURS_DIRECT) {
             config.put("direct.encoding", "json");
-            config.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
-            config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+            byteArrayConverters(config);
         }
         if (this == OURS_EOS_CONNECTOR || this == OURS_EOS_BATCHED) {
             config.put("transaction.boundary", "connector");
@@ -131,6 +139,16 @@ enum Contender {
         return config;
     }
 
+    /** Whether this is one of the Connect ceilings, which read nothing and run from their own plugin folder. */
+    boolean isCeiling() {
+        return this == CEILING || this == CEILING_DIRECT;
+    }
+
+    private static void byteArrayConverters(ObjectNode config) {
+        config.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+        config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+    }
+
     static Contender parse(String name) {
         return switch (name) {
             case "ours" -> OURS;
@@ -140,8 +158,9 @@ enum Contender {
             case "ours-eos-batched" -> OURS_EOS_BATCHED;
             case "ceiling" -> CEILING;
             case "ours-direct" -> OURS_DIRECT;
+            case "ceiling-direct" -> CEILING_DIRECT;
             default -> throw new IllegalArgumentException("unknown contender '" + name
-                    + "' (ours, dbz, ceiling, ours-direct, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
+                    + "' (ours, dbz, ceiling, ours-direct, ceiling-direct, ours-eos-poll, ours-eos-connector, ours-eos-batched)");
         };
     }
 }

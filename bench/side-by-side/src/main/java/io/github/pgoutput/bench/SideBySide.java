@@ -173,7 +173,7 @@ public final class SideBySide {
         ChildProcesses workerProcesses = new ChildProcesses();
         children.onStop(workerProcesses::stopAll);
         int restPort = freePort();
-        String pluginPath = contender == Contender.CEILING ? ceilingPluginPath().toString()
+        String pluginPath = contender.isCeiling() ? ceilingPluginPath().toString()
                 : root.resolve("packaging/target/plugin") + "," + root.resolve("bench/debezium-plugin/target/plugin");
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
@@ -181,7 +181,7 @@ public final class SideBySide {
                 workerProcesses);
         ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
         ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
-        if (contender != Contender.CEILING) {
+        if (!contender.isCeiling()) {
             options.connectorOverrides().forEach(config::put);
         }
         long expected = contender.expectedRecords(workload, rows);
@@ -189,7 +189,7 @@ public final class SideBySide {
         double cpuAtStart;
         long lastCommit = 0;
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
-            if (contender == Contender.CEILING) {
+            if (contender.isCeiling()) {
                 // Its task builds its records and then waits for this moment, so that its start is not measured.
                 long startAtMillis = System.currentTimeMillis() + 10_000;
                 config.put("ceiling.start.at.ms", String.valueOf(startAtMillis));

@@ -27,6 +27,9 @@ final class TableSchemas {
     private final Schema transactionSchema;
     private final TopicNames topics;
     private final Map<Long, TableSchema> schemas = new HashMap<>();
+    /** The Relation instance of the last call and its schemas: consecutive changes are mostly of one table. */
+    private Relation lastRelation;
+    private TableSchema lastSchema;
 
     TableSchemas(AvroNames names, PostgresTypeMapper types, ColumnTypes columnTypes, KeyColumns keyColumns,
             Schema sourceSchema, Schema transactionSchema, TopicNames topics) {
@@ -41,6 +44,17 @@ final class TableSchemas {
 
     /** The schemas for this Relation; built anew when it differs from the one cached for its relation id. */
     TableSchema of(Relation relation) {
+        if (relation == lastRelation) {
+            // The same Relation message as the last change's: its key choice and schemas are those found then.
+            return lastSchema;
+        }
+        TableSchema schema = lookUp(relation);
+        lastRelation = relation;
+        lastSchema = schema;
+        return schema;
+    }
+
+    private TableSchema lookUp(Relation relation) {
         TableSchema cached = schemas.get(relation.relationId());
         // Read again for each new Relation message: an index or replica identity change makes PostgreSQL send one.
         KeyColumns.Choice key = keyColumns.of(relation);

@@ -20,6 +20,7 @@ public final class ConnectCeilingConnector extends SourceConnector {
     static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
     static final String START_AT_CONFIG = "ceiling.start.at.ms";
     static final String STREAMED_CONFIG = "ceiling.streamed";
+    static final String DIRECT_CONFIG = "ceiling.direct";
 
     private static final ConfigDef CONFIG = new ConfigDef()
             .define(RECORDS_CONFIG, ConfigDef.Type.LONG, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.atLeast(1),
@@ -32,7 +33,10 @@ public final class ConnectCeilingConnector extends SourceConnector {
             .define(STREAMED_CONFIG, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
                     "true: the headers of our streamed changes (pg.xid, pg.lsn, pg.commit_lsn, pg.outcome, pg.two_phase,"
                             + " pg.tx_order and Debezium's context headers), as W1-W4 records carry; false: those of our"
-                            + " snapshot rows, as W5's");
+                            + " snapshot rows, as W5's")
+            .define(DIRECT_CONFIG, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
+                    "true: the records carry the key and value bytes our direct.encoding=json writes (run with"
+                            + " ByteArrayConverter), the ceiling of that mode; false: Structs, for the worker's converter");
 
     private Map<String, String> props;
 

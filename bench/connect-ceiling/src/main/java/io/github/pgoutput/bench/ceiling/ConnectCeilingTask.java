@@ -9,8 +9,10 @@ import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.ColumnTypes;
+import io.github.pgoutput.connect.record.DirectEncoding;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
+import io.github.pgoutput.connect.record.RecordEncoder;
 import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
@@ -31,7 +33,8 @@ import org.apache.kafka.connect.source.SourceTask;
  * by our {@link ChangeRecordBuilder} from rows like the workloads' (a 96-character {@code v}), so that the worker
  * converts and sends exactly what our connector would. {@value #DISTINCT} distinct records are built at start and
  * handed out in turn, {@code max.batch.size} (2,048) per poll: the task itself costs next to nothing. With
- * {@code ceiling.streamed=true} the records carry the headers of our streamed changes instead (W1-W4).
+ * {@code ceiling.streamed=true} the records carry the headers of our streamed changes instead (W1-W4); with
+ * {@code ceiling.direct=true} their key and value are the bytes of our {@code direct.encoding=json}.
  */
 public final class ConnectCeilingTask extends SourceTask {
 
@@ -54,6 +57,8 @@ public final class ConnectCeilingTask extends SourceTask {
         startAtMillis = Long.parseLong(props.getOrDefault(ConnectCeilingConnector.START_AT_CONFIG, "0"));
         String prefix = props.get(ConnectCeilingConnector.TOPIC_PREFIX_CONFIG);
         boolean streamed = Boolean.parseBoolean(props.getOrDefault(ConnectCeilingConnector.STREAMED_CONFIG, "false"));
+        RecordEncoder encoder = RecordEncoder.of(Boolean.parseBoolean(props.getOrDefault(ConnectCeilingConnector.DIRECT_CONFIG,
+                "false")) ? DirectEncoding.JSON : DirectEncoding.NONE);
         LifecycleHeaders.Context context = LifecycleHeaders.Context.of(prefix, "0", java.util.UUID.randomUUID());
         ChangeRecordBuilder builder = new ChangeRecordBuilder(prefix, "bench", "bench", new TopicNames(prefix, "__debezium-heartbeat"),
                 new AvroNames(prefix), new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
@@ -77,7 +82,7 @@ public final class ConnectCeilingTask extends SourceTask {
             } else {
                 LifecycleHeaders.addSnapshot(headers, CONSISTENT_POINT);
             }
-            records.add(new SourceRecord(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
+            records.add(encoder.record(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
                     draft.valueSchema(), draft.value(), draft.timestampMs(), headers));
         }
     }
