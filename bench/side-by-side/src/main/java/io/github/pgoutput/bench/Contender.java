@@ -79,8 +79,9 @@ enum Contender {
             config.put("connector.class", "io.github.pgoutput.bench.ceiling.ConnectCeilingConnector");
             config.put("ceiling.records", String.valueOf(expectedRecords(workload, rows)));
             config.put("topic.prefix", name);
-            // The streaming workloads' records carry our streamed changes' headers, the snapshot's its own.
-            config.put("ceiling.streamed", String.valueOf(!workload.snapshot()));
+            // The streaming workloads' records carry our streamed changes' headers, the snapshots' (initial and
+            // incremental) their own.
+            config.put("ceiling.streamed", String.valueOf(!workload.readsTable()));
             if (this == CEILING_DIRECT) {
                 config.put("ceiling.direct", "true");
                 byteArrayConverters(config);

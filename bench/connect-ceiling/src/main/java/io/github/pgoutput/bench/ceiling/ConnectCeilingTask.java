@@ -30,7 +30,8 @@ import org.apache.kafka.connect.source.SourceTask;
 /**
  * Emits {@code ceiling.records} records of the bench table {@code (id bigint, v text, n numeric, ts timestamptz,
  * flag boolean)}: snapshot records ({@code op=r}, with the {@code pg.snapshot} headers and the snapshot offset) built
- * by our {@link ChangeRecordBuilder} from rows like the workloads' (a 96-character {@code v}), so that the worker
+ * by our {@link ChangeRecordBuilder} from rows like the workloads' (a 96-character {@code v}), with Debezium's context
+ * headers as ours carry them, so that the worker
  * converts and sends exactly what our connector would. {@value #DISTINCT} distinct records are built at start and
  * handed out in turn, {@code max.batch.size} (2,048) per poll: the task itself costs next to nothing. With
  * {@code ceiling.streamed=true} the records carry the headers of our streamed changes instead (W1-W4); with
@@ -80,7 +81,9 @@ public final class ConnectCeilingTask extends SourceTask {
                         Lsn.of(CONSISTENT_POINT.value() + 64L * DISTINCT + 64), Delivery.Kind.COMMITTED, false, i, null));
                 context.addTo(headers);
             } else {
+                // A snapshot row's headers, initial or incremental: its own two and the context ones.
                 LifecycleHeaders.addSnapshot(headers, CONSISTENT_POINT);
+                context.addTo(headers);
             }
             records.add(encoder.record(partition, offset, draft.topic(), null, draft.keySchema(), draft.key(),
                     draft.valueSchema(), draft.value(), draft.timestampMs(), headers));
