@@ -164,7 +164,11 @@ public final class ChangeRecordBuilder {
     private SnapshotTable snapshotTable;
     private TableSchema snapshotSchema;
     private Struct sharedSource;
+    /** What {@link #sharedSource} was made of: its marker, time (ms), consistent point and snapshot transaction. */
     private String sharedMarker;
+    private long sharedMillis;
+    private Lsn sharedPoint;
+    private Long sharedTxId;
     /** When the snapshot's first row was built: every snapshot row's {@code source.ts_ms}, as Debezium's. */
     private Instant snapshotTime;
 
@@ -386,11 +390,14 @@ public final class ChangeRecordBuilder {
      * measurable part of a snapshot's cost.
      */
     private Struct snapshotRowSource(Relation relation, String marker, Lsn consistentPoint, Instant now, Long txId) {
-        Struct last = sharedSource;
-        if (last == null || (Long) last.get(SourceBlock.TS_MS) != now.toEpochMilli() || !marker.equals(sharedMarker)
-                || (Long) last.get(SourceBlock.LSN) != consistentPoint.value() || !Objects.equals(last.get("txId"), txId)) {
+        long millis = now.toEpochMilli();
+        if (sharedSource == null || sharedMillis != millis || !marker.equals(sharedMarker)
+                || !consistentPoint.equals(sharedPoint) || !Objects.equals(sharedTxId, txId)) {
             sharedSource = source.snapshot(relation.namespace(), relation.relationName(), marker, consistentPoint, now, txId);
             sharedMarker = marker;
+            sharedMillis = millis;
+            sharedPoint = consistentPoint;
+            sharedTxId = txId;
         }
         return sharedSource;
     }
