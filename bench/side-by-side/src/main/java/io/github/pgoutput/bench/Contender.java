@@ -140,6 +140,11 @@ enum Contender {
         return config;
     }
 
+    /** Whether its records carry the bytes of {@code direct.encoding=json}, through ByteArrayConverter. */
+    boolean direct() {
+        return this == OURS_DIRECT || this == CEILING_DIRECT;
+    }
+
     /** Whether this is one of the Connect ceilings, which read nothing and run from their own plugin folder. */
     boolean isCeiling() {
         return this == CEILING || this == CEILING_DIRECT;

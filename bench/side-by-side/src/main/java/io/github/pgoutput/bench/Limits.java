@@ -38,7 +38,7 @@ final class Limits {
     /**
      * Seconds from the workload's start until PostgreSQL has sent the whole stream to {@code pg_recvlogical} writing
      * into /dev/null, on a fresh slot, with the options our connector uses on PostgreSQL 17 (protocol 4, streaming
-     * on). "Sent" is read from pg_stat_replication.sent_lsn passing a logical message written after the workload's
+     * on). "Sent" is read from pg_stat_replication.sent_lsn reaching a logical message written after the workload's
      * last commit: the walsender decodes in WAL order, so by then it has sent everything before it.
      */
     double recvlogicalSeconds(Workload workload, int rows, String slot, Path workDir) throws Exception {
@@ -55,10 +55,13 @@ final class Limits {
                 workload.run(pg, rows, clientBin, workDir);
                 // flush = true (PostgreSQL 17): a non-transactional message is not flushed by itself, and the
                 // walsender reads only flushed WAL, so without it the marker would wait for the next WAL page.
+                // The function returns the end of the message's record, and sent_lsn is the end of the last record
+                // the walsender decoded: equal once it has read the marker. (Waiting for "greater" waited for the
+                // next record of any kind, often the running-xacts record written every 15 s.)
                 String marker = single(statement, "SELECT pg_logical_emit_message(false, 'bench', 'end', true)::text");
                 while (true) {
                     String passed = single(statement, "SELECT count(*) FROM pg_stat_replication WHERE pid = " + pid
-                            + " AND sent_lsn > '" + marker + "'::pg_lsn");
+                            + " AND sent_lsn >= '" + marker + "'::pg_lsn");
                     if ("1".equals(passed)) {
                         return (System.nanoTime() - start) / 1e9;
                     }

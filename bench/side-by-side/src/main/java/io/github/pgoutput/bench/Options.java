@@ -14,7 +14,8 @@ import java.util.Map;
  * @param runs       runs per workload and heap; legs alternate their order between runs
  * @param heaps      worker heaps ({@code -Xmx}), e.g. 2g, 256m
  * @param rows       row counts overriding the issue's sizes
- * @param contenders which connectors run (both by default)
+ * @param contenders which connectors run (both by default); none with {@code --limits-only}, which measures only
+ *                   PostgreSQL's own rate per workload, heap and run (that limit measured again without the legs)
  * @param limits     whether the limits are measured after each run
  * @param jfrDir     when set, every worker runs with Flight Recorder and dumps its recording here
  * @param fixedHeap  {@code --fixed-heap}: every worker starts with {@code -Xms} equal to its {@code -Xmx}
@@ -22,13 +23,16 @@ import java.util.Map;
  *                   (not the ceiling), e.g. {@code producer.override.buffer.memory=8388608}
  * @param workerOverrides {@code --worker KEY=VALUE}, repeatable: set in the properties of every worker, the ceiling's
  *                   too, e.g. {@code producer.batch.size=262144} (a setting of the deployment, the same for all)
+ * @param avro       {@code --converter avro}: every connector's key and value go through Apicurio's Avro converter and a
+ *                   registry ({@link AvroRegistry}) instead of the worker's JSON converter; the direct contenders,
+ *                   which need ByteArrayConverter, do not run
  * @param exactlyOnce {@code --exactly-once}: only ours at-least-once against its two exactly-once variants, on
  *                   W1–W3 at 2g without the limits unless given otherwise; records are counted by a read_committed
  *                   consumer in every leg (end offsets count the transaction markers too)
  */
 record Options(Path results, List<Workload> workloads, int runs, List<String> heaps, Map<Workload, Integer> rows,
                List<Contender> contenders, boolean limits, Path jfrDir, boolean exactlyOnce, boolean fixedHeap,
-               Map<String, String> connectorOverrides, Map<String, String> workerOverrides) {
+               Map<String, String> connectorOverrides, Map<String, String> workerOverrides, boolean avro) {
 
     static Options parse(String[] args) {
         Path results = null;
@@ -43,6 +47,8 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
         boolean fixedHeap = false;
         Map<String, String> connectorOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> workerOverrides = new java.util.LinkedHashMap<>();
+        boolean avro = false;
+        boolean limitsOnly = false;
         boolean workloadsGiven = false;
         boolean heapsGiven = false;
         boolean contendersGiven = false;
@@ -77,6 +83,13 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     }
                     connectorOverrides.put(kv[0], kv[1]);
                 }
+                case "--converter" -> {
+                    String converter = args[++i];
+                    if (!converter.equals("json") && !converter.equals("avro")) {
+                        throw new IllegalArgumentException("--converter takes json or avro, not '" + converter + "'");
+                    }
+                    avro = converter.equals("avro");
+                }
                 case "--worker" -> {
                     String[] kv = args[++i].split("=", 2);
                     if (kv.length != 2) {
@@ -84,6 +97,7 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     }
                     workerOverrides.put(kv[0], kv[1]);
                 }
+                case "--limits-only" -> limitsOnly = true;
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }
@@ -97,8 +111,19 @@ record Options(Path results, List<Workload> workloads, int runs, List<String> he
                     : List.of(Contender.OURS, Contender.OURS_EOS_POLL, Contender.OURS_EOS_CONNECTOR);
             limits = false;
         }
+        if (limitsOnly) {
+            if (exactlyOnce || avro || contendersGiven || !limits) {
+                throw new IllegalArgumentException("--limits-only measures PostgreSQL's own rate alone: not with"
+                        + " --exactly-once, --converter avro, --contenders or --no-limits");
+            }
+            contenders = List.of();
+        }
+        if (avro && contenders.stream().anyMatch(Contender::direct)) {
+            throw new IllegalArgumentException("--converter avro does not go with the direct contenders (ours-direct,"
+                    + " ceiling-direct): direct.encoding writes JSON bytes through ByteArrayConverter");
+        }
         return new Options(results, workloads, runs, heaps, rows, contenders, limits, jfrDir, exactlyOnce, fixedHeap,
-                Map.copyOf(connectorOverrides), Map.copyOf(workerOverrides));
+                Map.copyOf(connectorOverrides), Map.copyOf(workerOverrides), avro);
     }
 
     private static List<String> split(String list) {

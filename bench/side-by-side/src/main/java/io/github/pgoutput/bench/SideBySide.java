@@ -57,6 +57,8 @@ public final class SideBySide {
     private String bootstrap;
     private KafkaProbe kafka;
     private Limits limits;
+    /** With {@code --converter avro}; null otherwise. */
+    private AvroRegistry registry;
 
     private SideBySide(Options options, Path root, Path workDir, ChildProcesses children, String kafkaClassPath) {
         this.options = options;
@@ -103,6 +105,10 @@ public final class SideBySide {
         bootstrap = "127.0.0.1:" + kafkaPort;
         log("kafka broker at " + bootstrap);
         kafka = new KafkaProbe(bootstrap);
+        if (options.avro()) {
+            registry = AvroRegistry.start(root, workDir, children);
+            log("schema registry started; every connector writes Avro");
+        }
         limits = new Limits(pg, clientBin, bootstrap);
         for (Workload workload : options.workloads()) {
             int rows = options.rows().getOrDefault(workload, workload.defaultRows);
@@ -175,6 +181,9 @@ public final class SideBySide {
         int restPort = freePort();
         String pluginPath = contender.isCeiling() ? ceilingPluginPath().toString()
                 : root.resolve("packaging/target/plugin") + "," + root.resolve("bench/debezium-plugin/target/plugin");
+        if (registry != null) {
+            pluginPath += "," + AvroRegistry.pluginPath(root);
+        }
         log(name + ": starting a worker (-Xmx" + heap + ")");
         Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
                 new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, workerProperties(contender)), legDir,
@@ -183,6 +192,9 @@ public final class SideBySide {
         ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
         if (!contender.isCeiling()) {
             options.connectorOverrides().forEach(config::put);
+        }
+        if (registry != null) {
+            registry.connectorConverters().forEach(config::put);
         }
         long expected = contender.expectedRecords(workload, rows);
         long start;
@@ -240,6 +252,7 @@ public final class SideBySide {
             result.put("heap", heap);
             result.put("run", run);
             result.put("contender", contender.prefix);
+            result.put("converter", registry != null ? "avro" : contender.direct() ? "direct" : "json");
             result.put("counted_by", options.exactlyOnce() ? "read_committed_consumer" : "end_offset");
             result.put("records", expected);
             result.put("events", rows);
