@@ -124,6 +124,53 @@ def ratio(a, b):
     return f"{a / b:.2f}×" if a and b else "–"
 
 
+def pairs_of(rows):
+    """The (workload, heap) pairs that have legs, in the workloads' order, 2g first."""
+    return sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
+                  key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+
+
+def of(legs, contender, key):
+    return [r[key] for r in legs if r["contender"] == contender and r.get(key) is not None]
+
+
+def per_run(legs, a, b):
+    """a's events/s ÷ b's, per run in which both ran."""
+    ratios = []
+    for x in (r for r in legs if r["contender"] == a):
+        y = next((y for y in legs if y["contender"] == b and y["run"] == x["run"]), None)
+        if y:
+            ratios.append(x["events_per_s"] / y["events_per_s"])
+    return ratios
+
+
+def runs_of(values):
+    return f" ({', '.join(f'{v:.2f}' for v in values)})" if values else ""
+
+
+def bound(legs, ceiling_key, events):
+    """The most any connector could reach in the run: the data there at our first record, then the ceiling's rate."""
+    first = med(of(legs, "ours", "first_record_s"))
+    ceiling = med(of(legs, ceiling_key, "emission_events_per_s"))
+    return events / (first + events / ceiling) if first is not None and ceiling else None
+
+
+def runs_lines(rows, pairs):
+    """The "Runs" list: per pair its meta line (date, command, load, machine) and any limits measured again."""
+    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
+    limits_metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta_limits"}
+    out = ["Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
+    for (w, h) in pairs:
+        m = metas.get((w, h))
+        if m:
+            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
+                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
+        ml = limits_metas.get((w, h))
+        if ml:
+            out.append(f"  PostgreSQL's own rate measured again {ml['started']}: `{ml['command']}`.")
+    return out
+
+
 CHART = "side-by-side.svg"
 CONTENDERS = [("ours", "ours", "#1f77b4"), ("ours_direct", "ours, direct.encoding=json", "#17becf"),
               ("dbz", "Debezium 3.6.1", "#d62728"), ("ceiling", "Connect ceiling", "#7f7f7f"),
@@ -194,8 +241,7 @@ def chart(rows, pairs, path):
 
 def write(results, doc):
     rows = load(results)
-    pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
-                   key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+    pairs = pairs_of(rows)
     out = [HEADING, "",
            "Written by `bench/side-by-side.sh` from `bench/results/side-by-side.jsonl` (one line per measurement; the",
            "script replaces the lines of the workload/heap pairs it ran). The figures are **median [min–max] over the",
@@ -250,8 +296,6 @@ def write(results, doc):
            "  records of our records' average size (key + value), with the producer settings Connect forces on source",
            "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
            ""]
-    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
-    limits_metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta_limits"}
     rates = ["**events/s**, median [min–max] over the runs:", "",
              "| Workload | Heap | Runs | Ours | Ours, direct | Debezium 3.6.1 | Connect ceiling | Ceiling, direct bytes | PG emission or COPY | Producer records/s (bytes) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -269,25 +313,6 @@ def write(results, doc):
              "| Workload | Heap | Worker CPU µs/event: ours / direct / Debezium / ceiling / ceiling direct | First record s: ours / direct / Debezium | Commit → last s: ours / Debezium | Peak RSS MiB: ours / Debezium |",
              "|---|---|---|---|---|---|"]
     summary = {}
-
-    def of(legs, contender, key):
-        return [r[key] for r in legs if r["contender"] == contender and r.get(key) is not None]
-
-    def per_run(legs, a, b):
-        out_ = []
-        for x in (r for r in legs if r["contender"] == a):
-            y = next((y for y in legs if y["contender"] == b and y["run"] == x["run"]), None)
-            if y:
-                out_.append(x["events_per_s"] / y["events_per_s"])
-        return out_
-
-    def bound(legs, ceiling_key, events):
-        first = med(of(legs, "ours", "first_record_s"))
-        ceiling = med(of(legs, ceiling_key, "emission_events_per_s"))
-        return events / (first + events / ceiling) if first is not None and ceiling else None
-
-    def runs_of(values):
-        return f" ({', '.join(f'{v:.2f}' for v in values)})" if values else ""
 
     def slash(values, fmt):
         return " / ".join(fmt(med(v)) if v else "–" for v in values)
@@ -326,15 +351,7 @@ def write(results, doc):
                                oc=med(c2l[0]), dc=med(c2l[1]), complete=len(o_rate) > 0, o_emit=o_emit, c_emit=c_emit,
                                x_emit=x_emit, cx_emit=cx_emit, json_bound=json_bound, direct_bound=direct_bound)
     out += rates + [""] + ratios + [""] + costs
-    out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
-    for (w, h) in pairs:
-        m = metas.get((w, h))
-        if m:
-            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
-                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
-        ml = limits_metas.get((w, h))
-        if ml:
-            out.append(f"  PostgreSQL's own rate measured again {ml['started']}: `{ml['command']}`.")
+    out += [""] + runs_lines(rows, pairs)
     out += ["", "Goals of issue 7 (and issue 5 for W5), from the medians above:", ""]
 
     def goal(text, pair, check):
@@ -437,8 +454,7 @@ EOS_VARIANTS = [("ours", "at-least-once"), ("ours_eos_poll", "exactly-once, `tra
 
 def exactly_once(results, section):
     rows = load(results)
-    pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
-                   key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+    pairs = pairs_of(rows)
     out = ["Written by `bench/side-by-side.sh --exactly-once` from `bench/results/side-by-side-exactly-once.jsonl`.",
            "Our connector only, one leg per variant and run (order reversed every other run), each on a fresh worker, slot",
            "and topics,",
@@ -475,20 +491,14 @@ def exactly_once(results, section):
             mine = [r for r in legs if r["contender"] == contender]
             if not mine:
                 continue
-            per_run = [r["events_per_s"] / alo[r["run"]]["events_per_s"] for r in mine if r["run"] in alo]
-            rel = "–" if contender == "ours" or not per_run else \
-                f"**{med(per_run):.2f}** ({', '.join(f'{x:.2f}' for x in per_run)})"
+            ratios = [r["events_per_s"] / alo[r["run"]]["events_per_s"] for r in mine if r["run"] in alo]
+            rel = "–" if contender == "ours" or not ratios else \
+                f"**{med(ratios):.2f}** ({', '.join(f'{x:.2f}' for x in ratios)})"
             c2l = [r["commit_to_last_s"] for r in mine if r.get("commit_to_last_s") is not None]
             out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {label} | "
                        f"{span([r['events_per_s'] for r in mine], rate)} | {rel} | {span(c2l, secs)} | "
                        f"{span([r['peak_rss_kib'] for r in mine], mib)} |")
-    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
-    out += ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
-    for (w, h) in pairs:
-        m = metas.get((w, h))
-        if m:
-            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
-                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
+    out += [""] + runs_lines(rows, pairs)
     with open(section, "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -498,8 +508,7 @@ AVRO_CONTENDERS = [("ours", "Ours"), ("dbz", "Debezium 3.6.1"), ("ceiling", "Con
 
 def avro(results, section):
     rows = load(results)
-    pairs = sorted({(r["workload"], r["heap"]) for r in rows if r.get("kind") == "leg"},
-                   key=lambda p: (ORDER.index(p[0]), p[1] != "2g"))
+    pairs = pairs_of(rows)
     out = ["Written by `bench/side-by-side.sh --converter avro` from `bench/results/side-by-side-avro.jsonl`. The",
            "side-by-side setup above, except that every connector, the ceiling's too, has Apicurio Registry 2.6.13's",
            "`AvroConverter` as key and value converter (Confluent's wire format through the registry's Confluent API,",
@@ -517,42 +526,26 @@ def avro(results, section):
         legs = [r for r in rows if r.get("kind") == "leg" and r["workload"] == w and r["heap"] == h]
         runs = max([r["run"] for r in legs], default=0)
         events = legs[0]["events"] if legs else 0
-
-        def of(contender, key):
-            return [r[key] for r in legs if r["contender"] == contender and r.get(key) is not None]
-
         for contender, label in AVRO_CONTENDERS:
-            if not of(contender, "events_per_s"):
+            if not of(legs, contender, "events_per_s"):
                 continue
-            size = med(of(contender, "record_bytes"))
+            size = med(of(legs, contender, "record_bytes"))
             out.append(f"| {w}: {WHAT[w].format(n=events)} | {h} | {runs} | {label} | "
-                       f"{span(of(contender, 'events_per_s'), rate)} | {span(of(contender, 'emission_events_per_s'), rate)} | "
-                       f"{span(of(contender, 'first_record_s'), secs)} | "
-                       f"{span(of(contender, 'worker_cpu_us_per_event'), lambda v: f'{v:.1f}')} | "
+                       f"{span(of(legs, contender, 'events_per_s'), rate)} | "
+                       f"{span(of(legs, contender, 'emission_events_per_s'), rate)} | "
+                       f"{span(of(legs, contender, 'first_record_s'), secs)} | "
+                       f"{span(of(legs, contender, 'worker_cpu_us_per_event'), lambda v: f'{v:.1f}')} | "
                        f"{f'{size:.0f}' if size else '–'} |")
-        o, d, c = med(of("ours", "events_per_s")), med(of("dbz", "events_per_s")), med(of("ceiling", "events_per_s"))
-        o_emit, c_emit = med(of("ours", "emission_events_per_s")), med(of("ceiling", "emission_events_per_s"))
-        first = med(of("ours", "first_record_s"))
-        bound_ = events / (first + events / c_emit) if first is not None and c_emit else None
-        per_run = []
-        for x in (r for r in legs if r["contender"] == "ours"):
-            y = next((y for y in legs if y["contender"] == "dbz" and y["run"] == x["run"]), None)
-            if y:
-                per_run.append(x["events_per_s"] / y["events_per_s"])
-        runs_text = f" ({', '.join(f'{v:.2f}' for v in per_run)})" if per_run else ""
-        shares.append(f"| {w} | {h} | **{ratio(o, d)}**{runs_text} | {ratio(o_emit, c_emit)} | {ratio(o, c)} | "
-                      f"{ratio(bound_, d)} |")
+        o, d = med(of(legs, "ours", "events_per_s")), med(of(legs, "dbz", "events_per_s"))
+        c = med(of(legs, "ceiling", "events_per_s"))
+        o_emit, c_emit = med(of(legs, "ours", "emission_events_per_s")), med(of(legs, "ceiling", "emission_events_per_s"))
+        shares.append(f"| {w} | {h} | **{ratio(o, d)}**{runs_of(per_run(legs, 'ours', 'dbz'))} | "
+                      f"{ratio(o_emit, c_emit)} | {ratio(o, c)} | {ratio(bound(legs, 'ceiling', events), d)} |")
         if o_emit and c_emit:
             share = o_emit / c_emit
             goals.append(f"* {w} at {h}: ours {100 * share:.0f}% of the Avro ceiling's emission — "
                          f"**{'met' if share >= 0.95 else 'missed'}** (goal ≥ 95%).")
-    metas = {(r["workload"], r["heap"]): r for r in rows if r.get("kind") == "meta"}
-    out += shares + goals + ["", "Runs (date, exact command, load average 1/5/15 min before → after, machine):", ""]
-    for (w, h) in pairs:
-        m = metas.get((w, h))
-        if m:
-            out.append(f"* {w} at {h}: {m['started']}, `{m['command']}`, load {m['load_before']} → {m['load_after']}; "
-                       f"{m['machine']}; {m['server'].split(' on ')[0]}.")
+    out += shares + goals + [""] + runs_lines(rows, pairs)
     with open(section, "w") as f:
         f.write("\n".join(out) + "\n")
 

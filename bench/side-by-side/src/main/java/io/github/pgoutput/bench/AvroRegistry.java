@@ -1,7 +1,6 @@
 package io.github.pgoutput.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,17 +29,14 @@ final class AvroRegistry {
         this.port = port;
     }
 
-    /** Starts the registry and returns once its Confluent API answers (up to 3 minutes). */
-    static AvroRegistry start(Path root, Path workDir, ChildProcesses children) throws IOException, InterruptedException {
+    /** Starts the registry on {@code port} and returns once its Confluent API answers (up to 3 minutes). */
+    static AvroRegistry start(Path root, Path workDir, ChildProcesses children, int port) throws IOException,
+            InterruptedException {
         Path home = root.resolve("bench/apicurio-plugin/target/apicurio-registry");
         Path runner = home.resolve("apicurio-registry-app-2.6.13.Final-runner.jar");
         if (!Files.isRegularFile(runner)) {
             throw new IllegalStateException(runner + " is missing: build bench/apicurio-plugin first"
                     + " (mvn -f bench/apicurio-plugin/pom.xml package; bench/side-by-side.sh does so for --converter avro)");
-        }
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
         }
         Process process = children.start("schema registry", List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx384m", "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1", "-jar",

@@ -106,7 +106,7 @@ public final class SideBySide {
         log("kafka broker at " + bootstrap);
         kafka = new KafkaProbe(bootstrap);
         if (options.avro()) {
-            registry = AvroRegistry.start(root, workDir, children);
+            registry = AvroRegistry.start(root, workDir, children, freePort());
             log("schema registry started; every connector writes Avro");
         }
         limits = new Limits(pg, clientBin, bootstrap);
