@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 HEADING = "## Side by side: our connector, Debezium 3.6.1 and the limits"
-ORDER = ["W1", "W2", "W3", "W4", "W5", "W6"]
+ORDER = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
 WHAT = {
     "W1": "{n:,} inserts in one transaction",
     "W2": "{n:,} one-row transactions, 4 pgbench clients",
@@ -34,8 +34,9 @@ WHAT = {
     "W4": "one {n:,}-row transaction (logical_decoding_work_mem=64MB)",
     "W5": "snapshot of a {n:,}-row table",
     "W6": "incremental snapshot of a {n:,}-row table (Kafka signal, read-only)",
+    "W7": "W6 of a {n:,}-row table while rows change, until its topic rebuilds the table",
 }
-READS_TABLE = ("W5", "W6")
+READS_TABLE = ("W5", "W6", "W7")
 
 
 def load(path):
@@ -255,7 +256,7 @@ def write(results, doc):
            "slot and topic prefix, publication `bench_pub FOR TABLE public.bench` (created beforehand, autocreate",
            "disabled for both), `table.include.list=public\\.bench`, `provide.transaction.metadata=false` for both",
            "(Debezium's default; ours defaults to true), `max.batch.size`/`max.queue.size` at both defaults (2048/8192),",
-           "tombstones at both defaults (nothing is deleted), `snapshot.mode=initial` for W5 and `no_data` for W1–W4 and W6;",
+           "tombstones at both defaults (only W7 deletes), `snapshot.mode=initial` for W5 and `no_data` for the others;",
            "Debezium with `plugin.name=pgoutput`, ours otherwise at its defaults (protocol 4, streaming on). Legs",
            "alternate A/B between runs. Table `bench (id bigserial PRIMARY KEY, v text /* 96 chars */, n numeric,",
            "ts timestamptz, flag boolean)`, ~150-byte rows.",
@@ -271,10 +272,17 @@ def write(results, doc):
            "  Until 2026-12-06 the harness waited for `sent_lsn` to pass the message, which also waited for the next WAL",
            "  record of any kind (often the running-xacts record written every 15 s), so earlier figures are too low;",
            "  the lines under \"Runs\" say where they were measured again.",
-           "  **COPY** (W5, W6): `psql -c \"COPY (SELECT id, v, n, ts, flag FROM bench) TO STDOUT\"` into /dev/null.",
+           "  **COPY** (W5–W7): `psql -c \"COPY (SELECT id, v, n, ts, flag FROM bench) TO STDOUT\"` into /dev/null.",
            "* **W6** starts when the `execute-snapshot` message (key = the connector's topic prefix) is acknowledged by the",
            "  broker, on a connector streaming for 10 s (`signal.enabled.channels=kafka`, `read.only=true`, chunks of 1,024 rows",
            "  for both); it ends when the topic holds one record per row.",
+           "* **W7** (issue 18) is W6 on a 1,000,000-row table while rows change: from 2 s before the signal, 100",
+           "  transactions a second each update 6 rows, delete 2 and insert 2 (ids drawn uniformly from a fixed seed, the",
+           "  same for every leg), until the topic holds snapshot reads of 95% of the rows. A consumer outside the worker",
+           "  rebuilds the table from the topic as it fills (id → `v`, in topic order: reads, inserts and updates set a",
+           "  row, deletes remove it); the leg ends when that table equals the database's after the changes, and stays",
+           "  so for 5 s. A leg whose topic does not rebuild the table is listed as failed. Its ceilings and COPY are",
+           "  W6's (the snapshot's rows, no changes); **first record** and **emission** count the snapshot's reads.",
            "* **Connect ceiling** (issue 19): `bench/connect-ceiling`, a source connector on a fresh worker like the others",
            "  that reads nothing and emits the same number of records, our own (`op=r` records of the bench table built",
            "  once by our record builder, 4,096 distinct ones in turn, with an offset and, for W5 and W6, the headers of our",
@@ -352,6 +360,10 @@ def write(results, doc):
                                x_emit=x_emit, cx_emit=cx_emit, json_bound=json_bound, direct_bound=direct_bound)
     out += rates + [""] + ratios + [""] + costs
     out += [""] + runs_lines(rows, pairs)
+    failed = [r for r in rows if r.get("kind") == "leg_failed"]
+    if failed:
+        out += ["", "Legs whose topic did not rebuild the table (W7; no rate is given for them):", ""]
+        out += [f"* {r['workload']} at {r['heap']}, run {r['run']}, {r['contender']}: {r['reason']}" for r in failed]
     out += ["", "Goals of issue 7 (and issue 5 for W5), from the medians above:", ""]
 
     def goal(text, pair, check):
@@ -416,6 +428,11 @@ def write(results, doc):
                                   ("W6", h), "o", "json_bound", 3))
         out.append(times_debezium(f"W6 with direct.encoding=json ≥ 3× Debezium at {h} (issue 18)", ("W6", h), "x",
                                   "direct_bound", 3))
+    for h in ["2g", "256m"]:
+        out.append(times_debezium(f"W7 (incremental snapshot while rows change, Kafka signal, read-only) ≥ 3× Debezium "
+                                  f"at {h} (issue 18)", ("W7", h), "o", "json_bound", 3))
+        out.append(times_debezium(f"W7 with direct.encoding=json ≥ 3× Debezium at {h} (issue 18)", ("W7", h), "x",
+                                  "direct_bound", 3))
     for w in ["W1", "W3", "W5"]:
         out.append(goal(f"{w} ≥ 95% of the Connect ceiling's emission (issue 19, JSON)", (w, "2g"),
                         lambda s: (s["o_emit"] >= 0.95 * s["c_emit"], f"{100 * s['o_emit'] / s['c_emit']:.0f}%")
@@ -432,7 +449,7 @@ def write(results, doc):
     chart(rows, pairs, svg)
     out += ["", f"![events/s per workload and contender, with the limits as lines]({CHART})", "",
             f"`{CHART}` (drawn by the same script from the same file): the median events/s of each contender per workload",
-            "and heap on a log scale, PostgreSQL's own rate (`pg_recvlogical`, or COPY for W5/W6) as a solid line and the",
+            "and heap on a log scale, PostgreSQL's own rate (`pg_recvlogical`, or COPY for W5–W7) as a solid line and the",
             "producer's as a dashed line across each group. A contender missing from a group was not run there."]
     section = "\n".join(out) + "\n"
 

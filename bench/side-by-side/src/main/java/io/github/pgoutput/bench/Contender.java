@@ -10,8 +10,8 @@ import io.github.pgoutput.localrun.LocalPostgres;
 /**
  * The two connectors compared, each configured for the same table, publication and topic naming, with the settings
  * that differ between their defaults made equal: no transaction metadata records (Debezium's default; ours defaults
- * to true), max.batch.size/max.queue.size left at both defaults (2048/8192), tombstones at both defaults (the
- * workloads delete nothing), snapshot only for W5.
+ * to true), max.batch.size/max.queue.size left at both defaults (2048/8192), tombstones at both defaults (only W7
+ * deletes rows), snapshot only for W5.
  *
  * <p>The two exactly-once variants of ours (issue 16) run on a worker with {@code exactly.once.source.support=enabled}
  * and {@code exactly.once.support=required}, which our connector accepts only with {@code snapshot.mode=no_data}: so
@@ -66,12 +66,12 @@ enum Contender {
         return rows;
     }
 
-    /** The Kafka signal topic of a W6 leg. */
+    /** The Kafka signal topic of a W6 or W7 leg. */
     static String signalTopic(String name) {
         return name + "-signal";
     }
 
-    /** @param bootstrap the brokers, for the signal topic of W6 */
+    /** @param bootstrap the brokers, for the signal topic of W6 and W7 */
     ObjectNode config(LocalPostgres pg, Workload workload, int rows, String name, Path spillDir, String bootstrap) {
         ObjectNode config = JSON.createObjectNode();
         config.put("tasks.max", "1");
@@ -99,7 +99,7 @@ enum Contender {
         config.put("topic.prefix", name);
         config.put("snapshot.mode", workload.snapshot() ? "initial" : "no_data");
         config.put("provide.transaction.metadata", "false");
-        if (workload == Workload.W6) {
+        if (workload.signalled()) {
             // The same keys for both: Debezium's read-only incremental snapshot through its Kafka signal channel, at
             // both defaults' chunk size.
             config.put("signal.enabled.channels", "kafka");

@@ -44,6 +44,13 @@ public final class SideBySide {
             "max_replication_slots", "20", "max_wal_senders", "20", "logical_decoding_work_mem", "64MB", "fsync", "off",
             "max_wal_size", "8GB", "shared_buffers", "512MB", "autovacuum", "off");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * W7: the signal comes this long after the concurrent changes started, and they run until the topic holds snapshot
+     * reads of this share of the rows (at most for the given time), so that they run during the contender's snapshot.
+     */
+    private static final long W7_SIGNAL_AFTER_MS = 2_000;
+    private static final double W7_CHANGES_UNTIL_READ = 0.95;
+    private static final long W7_CHANGES_MAX_SECONDS = 900;
     /** {@code getconf CLK_TCK} on Linux (x86-64 and arm64 kernels alike): the unit of /proc/pid/stat's times. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
 
@@ -166,7 +173,7 @@ public final class SideBySide {
         String name = (contender.prefix + "_" + workload + "_" + heap + "_r" + run).toLowerCase();
         String topic = name + ".public.bench";
         Path legDir = Files.createDirectories(workDir.resolve(name));
-        workload.resetBetweenLegs(pg);
+        workload.resetBetweenLegs(pg, rows);
         List<String> jvm = new ArrayList<>();
         if (options.fixedHeap()) {
             jvm.add("-Xms" + heap);
@@ -200,6 +207,8 @@ public final class SideBySide {
         long start;
         double cpuAtStart;
         long lastCommit = 0;
+        TableRebuild rebuild = null;
+        ConcurrentChanges changes = null;
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             if (contender.isCeiling()) {
                 // Its task builds its records and then waits for this moment, so that its start is not measured.
@@ -213,11 +222,17 @@ public final class SideBySide {
                 start = System.nanoTime();
                 cpuAtStart = cpuSeconds(worker.pid());
                 rest.register(name, config);
-            } else if (workload == Workload.W6) {
+            } else if (workload.signalled()) {
                 kafka.createTopic(Contender.signalTopic(name));
                 rest.register(name, config);
                 Slots.awaitActive(statement, name, 120);
                 Thread.sleep(10_000); // the worker has finished its start (plugin scanning) by then
+                if (workload == Workload.W7) {
+                    kafka.createTopic(topic);
+                    rebuild = TableRebuild.start(bootstrap, topic, rows);
+                    changes = ConcurrentChanges.start(pg, rows, W7_CHANGES_MAX_SECONDS);
+                    Thread.sleep(W7_SIGNAL_AFTER_MS); // the signal arrives while changes stream
+                }
                 start = System.nanoTime();
                 cpuAtStart = cpuSeconds(worker.pid());
                 kafka.send(Contender.signalTopic(name), name, "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\":"
@@ -230,13 +245,36 @@ public final class SideBySide {
                 cpuAtStart = cpuSeconds(worker.pid());
                 lastCommit = workload.run(pg, rows, clientBin, legDir);
             }
-            log(name + ": waiting for " + expected + " records in " + topic);
-            // Under exactly-once every Kafka transaction leaves a commit marker that takes an offset, so the end offset
-            // is no record count there: with --exactly-once every leg (the at-least-once one too, for equal
-            // measurement) counts what a read_committed consumer receives.
-            KafkaProbe.Arrival arrival = options.exactlyOnce()
-                    ? kafka.awaitCommittedRecords(topic, expected, 300, () -> rest.requireNotFailed(name))
-                    : kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
+            KafkaProbe.Arrival arrival;
+            TableRebuild.Outcome rebuilt = null;
+            if (rebuild != null) {
+                log(name + ": changes run until " + topic + " holds reads of " + W7_CHANGES_UNTIL_READ
+                        + " of the rows, then the topic must rebuild the table");
+                try {
+                    rebuild.awaitReads((long) (W7_CHANGES_UNTIL_READ * rows), 120, () -> rest.requireNotFailed(name));
+                    lastCommit = changes.stop();
+                    rebuild.expect(pg);
+                    rebuilt = rebuild.awaitEqual(5, 120, () -> rest.requireNotFailed(name));
+                } catch (IllegalStateException e) {
+                    changes.stop();
+                    // Recorded, not thrown: a contender that does not rebuild the table is a result of W7.
+                    failedLeg(name, contender, workload, heap, run, changes, e.getMessage());
+                    rest.delete(name);
+                    workerProcesses.stopAll();
+                    Slots.drop(statement, name);
+                    kafka.deleteTopics(name);
+                    return 0;
+                }
+                arrival = new KafkaProbe.Arrival(rebuilt.firstReadNanos(), rebuilt.equalNanos());
+            } else {
+                log(name + ": waiting for " + expected + " records in " + topic);
+                // Under exactly-once every Kafka transaction leaves a commit marker that takes an offset, so the end
+                // offset is no record count there: with --exactly-once every leg (the at-least-once one too, for equal
+                // measurement) counts what a read_committed consumer receives.
+                arrival = options.exactlyOnce()
+                        ? kafka.awaitCommittedRecords(topic, expected, 300, () -> rest.requireNotFailed(name))
+                        : kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
+            }
             long end = arrival.last();
             long peakRssKib = vmHwmKib(worker.pid());
             double workerCpu = cpuSeconds(worker.pid()) - cpuAtStart;
@@ -244,7 +282,7 @@ public final class SideBySide {
             rest.delete(name);
             workerProcesses.stopAll();
             Slots.drop(statement, name);
-            kafka.deleteTopics(name + ".");
+            kafka.deleteTopics(name);
             double seconds = (end - start) / 1e9;
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("kind", "leg");
@@ -253,8 +291,9 @@ public final class SideBySide {
             result.put("run", run);
             result.put("contender", contender.prefix);
             result.put("converter", registry != null ? "avro" : contender.direct() ? "direct" : "json");
-            result.put("counted_by", options.exactlyOnce() ? "read_committed_consumer" : "end_offset");
-            result.put("records", expected);
+            result.put("counted_by", rebuilt != null ? "table_rebuilt" : options.exactlyOnce() ? "read_committed_consumer"
+                    : "end_offset");
+            result.put("records", rebuilt != null ? rebuilt.reads() : expected);
             result.put("events", rows);
             result.put("seconds", seconds);
             result.put("events_per_s", rows / seconds);
@@ -264,6 +303,17 @@ public final class SideBySide {
             // something to send (the ceiling's whole leg; after a whole-transaction workload's commit, ours).
             result.put("first_record_s", (arrival.first() - start) / 1e9);
             result.put("emission_events_per_s", rows / Math.max(1e-3, (arrival.last() - arrival.first()) / 1e9));
+            if (rebuilt != null) {
+                // W7: the topic rebuilt the table; its snapshot reads (fewer than the rows: a row that changed while
+                // its chunk was read comes as the change) and the changes it carried.
+                result.put("rebuilt", true);
+                result.put("snapshot_reads", rebuilt.reads());
+                result.put("change_records", rebuilt.changes());
+                result.put("changes", changes.changes());
+                result.put("changes_after_signal_s", (lastCommit - start) / 1e9);
+                result.put("emission_events_per_s", rebuilt.reads()
+                        / Math.max(1e-3, (rebuilt.lastReadNanos() - rebuilt.firstReadNanos()) / 1e9));
+            }
             // The worker's CPU time (all its threads, the garbage collector's too) from the leg's start to its last
             // record, per event: what one event costs the worker, whatever the machine's other load.
             result.put("worker_cpu_s", workerCpu);
@@ -276,8 +326,29 @@ public final class SideBySide {
                     result.get("emission_events_per_s"), workerCpu * 1e6 / rows, peakRssKib / 1024));
             return recordBytes;
         } finally {
+            if (changes != null) {
+                changes.close();
+            }
+            if (rebuild != null) {
+                rebuild.close();
+            }
             workerProcesses.stopAll();
         }
+    }
+
+    /** A W7 leg whose topic did not rebuild the table: what differed, instead of its rate. */
+    private void failedLeg(String name, Contender contender, Workload workload, String heap, int run,
+                           ConcurrentChanges changes, String reason) throws IOException {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("kind", "leg_failed");
+        result.put("workload", workload.toString());
+        result.put("heap", heap);
+        result.put("run", run);
+        result.put("contender", contender.prefix);
+        result.put("changes", changes.changes());
+        result.put("reason", reason);
+        record(result);
+        log(name + ": FAILED: " + reason);
     }
 
     /** The worker properties of a leg beyond local-run's defaults: exactly-once support, and {@code --worker}. */
@@ -303,7 +374,7 @@ public final class SideBySide {
             result.put("copy_s", copy);
             result.put("copy_events_per_s", rows / copy);
         } else {
-            workload.resetBetweenLegs(pg);
+            workload.resetBetweenLegs(pg, rows);
             double emit = limits.recvlogicalSeconds(workload, rows, "limit_" + name, dir);
             result.put("recvlogical_s", emit);
             result.put("recvlogical_events_per_s", rows / emit);

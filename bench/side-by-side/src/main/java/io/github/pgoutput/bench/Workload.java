@@ -13,7 +13,8 @@ import io.github.pgoutput.localrun.LocalPostgres;
 /**
  * The workloads of issue 7, all on one table {@code public.bench (id bigserial PRIMARY KEY, v text, n numeric,
  * ts timestamptz, flag boolean)} whose rows are ~150 bytes (v is 96 characters). W5 is the snapshot of a filled table:
- * its "workload" is the connector itself; W6 the incremental snapshot of the same table, on signal.
+ * its "workload" is the connector itself; W6 the incremental snapshot of the same table, on signal; W7 that of a
+ * smaller table while its rows change.
  */
 enum Workload {
     /** 1,000,000 inserts in one transaction. */
@@ -30,7 +31,13 @@ enum Workload {
      * Incremental snapshot of the W5 table by a streaming connector ({@code snapshot.mode=no_data}), asked for with an
      * {@code execute-snapshot} message on the Kafka signal topic (read-only: nothing is written to the database).
      */
-    W6(5_000_000, "rows of an incremental snapshot signalled through Kafka");
+    W6(5_000_000, "rows of an incremental snapshot signalled through Kafka"),
+    /**
+     * W6 under load (issue 18): the incremental snapshot of a 1,000,000-row table, signalled through Kafka while
+     * {@link ConcurrentChanges} updates, deletes and inserts rows, and measured until the table rebuilt from the topic
+     * equals the database's ({@link TableRebuild}).
+     */
+    W7(1_000_000, "rows of an incremental snapshot signalled through Kafka while rows change");
 
     static final String TABLE_DDL = "CREATE TABLE public.bench (id bigserial PRIMARY KEY, v text, n numeric, "
             + "ts timestamptz, flag boolean)";
@@ -51,7 +58,12 @@ enum Workload {
 
     /** The workload reads a filled table (initial or incremental snapshot): COPY is its limit, not pg_recvlogical. */
     boolean readsTable() {
-        return this == W5 || this == W6;
+        return this == W5 || this == W6 || this == W7;
+    }
+
+    /** An incremental snapshot asked for on the Kafka signal topic. */
+    boolean signalled() {
+        return this == W6 || this == W7;
     }
 
     /**
@@ -61,16 +73,25 @@ enum Workload {
     void prepareTable(LocalPostgres pg, int rows) throws SQLException {
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             statement.execute("TRUNCATE public.bench RESTART IDENTITY");
-            if (this == W3 || this == W5 || this == W6) {
+            if (this == W3 || readsTable()) {
                 statement.execute(insertSql(rows));
+                // The rows carry their ids: the sequence goes past them so that W7's inserts take new ones.
+                statement.execute("SELECT setval('public.bench_id_seq', " + rows + ")");
                 statement.execute("VACUUM (FREEZE, ANALYZE) public.bench");
             }
             statement.execute("CHECKPOINT");
         }
     }
 
-    /** Resets what a leg changed (the inserted rows of W1, W2, W4), then a checkpoint so no leg inherits one. */
-    void resetBetweenLegs(LocalPostgres pg) throws SQLException {
+    /**
+     * Resets what a leg changed (the inserted rows of W1, W2, W4; W7's changed table is filled again), then a
+     * checkpoint so no leg inherits one.
+     */
+    void resetBetweenLegs(LocalPostgres pg, int rows) throws SQLException {
+        if (this == W7) {
+            prepareTable(pg, rows);
+            return;
+        }
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             if (this == W1 || this == W2 || this == W4) {
                 statement.execute("TRUNCATE public.bench RESTART IDENTITY");
@@ -101,7 +122,7 @@ enum Workload {
                             + "WHERE id > i * 1000 AND id <= (i + 1) * 1000; COMMIT; END LOOP; END $$");
                 }
             }
-            case W5, W6 -> throw new IllegalStateException(this + " has no workload: the snapshot is the connector's own");
+            case W5, W6, W7 -> throw new IllegalStateException(this + " has no workload: the snapshot is the connector's own");
         }
         return System.nanoTime();
     }
