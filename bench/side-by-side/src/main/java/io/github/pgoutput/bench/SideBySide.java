@@ -215,6 +215,14 @@ public final class SideBySide {
                 long startAtMillis = System.currentTimeMillis() + 10_000;
                 config.put("ceiling.start.at.ms", String.valueOf(startAtMillis));
                 rest.register(name, config);
+                if (workload == Workload.W7) {
+                    // The connectors' load in W7 (the changes, and the consumer rebuilding the table) runs here too,
+                    // so that the ceiling is what the worker allows on the machine as loaded as theirs.
+                    Thread.sleep(Math.max(0, startAtMillis - W7_SIGNAL_AFTER_MS - System.currentTimeMillis()));
+                    kafka.createTopic(topic);
+                    rebuild = TableRebuild.start(bootstrap, topic, rows);
+                    changes = ConcurrentChanges.start(pg, rows, W7_CHANGES_MAX_SECONDS);
+                }
                 Thread.sleep(Math.max(0, startAtMillis - System.currentTimeMillis()));
                 start = System.nanoTime();
                 cpuAtStart = cpuSeconds(worker.pid());
@@ -247,7 +255,7 @@ public final class SideBySide {
             }
             KafkaProbe.Arrival arrival;
             TableRebuild.Outcome rebuilt = null;
-            if (rebuild != null) {
+            if (rebuild != null && !contender.isCeiling()) {
                 log(name + ": changes run until " + topic + " holds reads of " + W7_CHANGES_UNTIL_READ
                         + " of the rows, then the topic must rebuild the table");
                 try {
@@ -274,6 +282,9 @@ public final class SideBySide {
                 arrival = options.exactlyOnce()
                         ? kafka.awaitCommittedRecords(topic, expected, 300, () -> rest.requireNotFailed(name))
                         : kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
+                if (changes != null) {
+                    lastCommit = changes.stop();
+                }
             }
             long end = arrival.last();
             long peakRssKib = vmHwmKib(worker.pid());
@@ -303,6 +314,9 @@ public final class SideBySide {
             // something to send (the ceiling's whole leg; after a whole-transaction workload's commit, ours).
             result.put("first_record_s", (arrival.first() - start) / 1e9);
             result.put("emission_events_per_s", rows / Math.max(1e-3, (arrival.last() - arrival.first()) / 1e9));
+            if (changes != null && rebuilt == null) {
+                result.put("changes", changes.changes());
+            }
             if (rebuilt != null) {
                 // W7: the topic rebuilt the table; its snapshot reads (fewer than the rows: a row that changed while
                 // its chunk was read comes as the change) and the changes it carried.
