@@ -295,12 +295,7 @@ public final class SideBySide {
             Slots.drop(statement, name);
             kafka.deleteTopics(name);
             double seconds = (end - start) / 1e9;
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("kind", "leg");
-            result.put("workload", workload.toString());
-            result.put("heap", heap);
-            result.put("run", run);
-            result.put("contender", contender.prefix);
+            Map<String, Object> result = legResult("leg", contender, workload, heap, run);
             result.put("converter", registry != null ? "avro" : contender.direct() ? "direct" : "json");
             result.put("counted_by", rebuilt != null ? "table_rebuilt" : options.exactlyOnce() ? "read_committed_consumer"
                     : "end_offset");
@@ -353,16 +348,22 @@ public final class SideBySide {
     /** A W7 leg whose topic did not rebuild the table: what differed, instead of its rate. */
     private void failedLeg(String name, Contender contender, Workload workload, String heap, int run,
                            ConcurrentChanges changes, String reason) throws IOException {
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("kind", "leg_failed");
-        result.put("workload", workload.toString());
-        result.put("heap", heap);
-        result.put("run", run);
-        result.put("contender", contender.prefix);
+        Map<String, Object> result = legResult("leg_failed", contender, workload, heap, run);
         result.put("changes", changes.changes());
         result.put("reason", reason);
         record(result);
         log(name + ": FAILED: " + reason);
+    }
+
+    /** The first fields of a leg's result line: what it is, and which leg. */
+    private static Map<String, Object> legResult(String kind, Contender contender, Workload workload, String heap, int run) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("kind", kind);
+        result.put("workload", workload.toString());
+        result.put("heap", heap);
+        result.put("run", run);
+        result.put("contender", contender.prefix);
+        return result;
     }
 
     /** The worker properties of a leg beyond local-run's defaults: exactly-once support, and {@code --worker}. */

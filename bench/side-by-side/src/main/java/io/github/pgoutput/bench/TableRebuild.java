@@ -233,27 +233,16 @@ final class TableRebuild implements AutoCloseable {
      * {@code stallSeconds} before that.
      */
     void awaitReads(long reads, int stallSeconds, KafkaProbe.Check check) throws Exception {
-        long lastCheck = 0;
-        while (true) {
-            if (failure != null) {
-                throw new IllegalStateException("reading the topic failed: " + failure.getMessage(), failure);
+        await(now -> {
+            if (this.reads >= reads) {
+                return true;
             }
-            long now = System.nanoTime();
-            synchronized (lock) {
-                if (this.reads >= reads) {
-                    return;
-                }
-                if (now - lastRecordNanos > TimeUnit.SECONDS.toNanos(stallSeconds)) {
-                    throw new IllegalStateException("the snapshot stalled at " + this.reads + " reads (no record for "
-                            + stallSeconds + " s)");
-                }
+            if (now - lastRecordNanos > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                throw new IllegalStateException("the snapshot stalled at " + this.reads + " reads (no record for "
+                        + stallSeconds + " s)");
             }
-            if (now - lastCheck > TimeUnit.SECONDS.toNanos(5)) {
-                check.run();
-                lastCheck = now;
-            }
-            Thread.sleep(100);
-        }
+            return false;
+        }, check);
     }
 
     /** When the rebuilt table first equalled the database's and what the topic held, as {@link System#nanoTime()}s. */
@@ -266,6 +255,29 @@ final class TableRebuild implements AutoCloseable {
      * when a later record made it differ again.
      */
     Outcome awaitEqual(int quietSeconds, int stallSeconds, KafkaProbe.Check check) throws Exception {
+        await(now -> {
+            if (equalNanos != 0 && mismatches != 0) {
+                throw new IllegalStateException("the topic rebuilt the table, then a later record broke it: "
+                        + differences());
+            }
+            if (equalNanos == 0 && now - lastRecordNanos > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                throw new IllegalStateException("the topic does not rebuild the table (no record for "
+                        + stallSeconds + " s): " + differences());
+            }
+            return equalNanos != 0 && now - lastRecordNanos > TimeUnit.SECONDS.toNanos(quietSeconds);
+        }, check);
+        synchronized (lock) {
+            return new Outcome(equalNanos, firstReadNanos, lastReadNanos, reads, changes);
+        }
+    }
+
+    /** A wait's look at the rebuild, under its lock: true when the wait is over; throws when it failed. */
+    private interface Done {
+        boolean at(long nowNanos);
+    }
+
+    /** Looks every 100 ms until {@code done}; runs {@code check} (the connector has not failed) every 5 s. */
+    private void await(Done done, KafkaProbe.Check check) throws Exception {
         long lastCheck = 0;
         while (true) {
             if (failure != null) {
@@ -273,17 +285,8 @@ final class TableRebuild implements AutoCloseable {
             }
             long now = System.nanoTime();
             synchronized (lock) {
-                if (equalNanos != 0 && mismatches != 0) {
-                    throw new IllegalStateException("the topic rebuilt the table, then a later record broke it: "
-                            + differences());
-                }
-                boolean quiet = now - lastRecordNanos > TimeUnit.SECONDS.toNanos(quietSeconds);
-                if (equalNanos != 0 && quiet) {
-                    return new Outcome(equalNanos, firstReadNanos, lastReadNanos, reads, changes);
-                }
-                if (equalNanos == 0 && now - lastRecordNanos > TimeUnit.SECONDS.toNanos(stallSeconds)) {
-                    throw new IllegalStateException("the topic does not rebuild the table (no record for "
-                            + stallSeconds + " s): " + differences());
+                if (done.at(now)) {
+                    return;
                 }
             }
             if (now - lastCheck > TimeUnit.SECONDS.toNanos(5)) {
