@@ -112,10 +112,6 @@ final class ConcurrentChanges implements AutoCloseable {
         return transactions.get() * (UPDATES + DELETES + INSERTS);
     }
 
-    long transactions() {
-        return transactions.get();
-    }
-
     @Override
     public void close() throws InterruptedException {
         stopped = true;

@@ -207,8 +207,7 @@ public final class SideBySide {
         long start;
         double cpuAtStart;
         long lastCommit = 0;
-        TableRebuild rebuild = null;
-        ConcurrentChanges changes = null;
+        W7Load load = null;
         try (Connection connection = pg.connect(); Statement statement = connection.createStatement()) {
             if (contender.isCeiling()) {
                 // Its task builds its records and then waits for this moment, so that its start is not measured.
@@ -219,9 +218,7 @@ public final class SideBySide {
                     // The connectors' load in W7 (the changes, and the consumer rebuilding the table) runs here too,
                     // so that the ceiling is what the worker allows on the machine as loaded as theirs.
                     Thread.sleep(Math.max(0, startAtMillis - W7_SIGNAL_AFTER_MS - System.currentTimeMillis()));
-                    kafka.createTopic(topic);
-                    rebuild = TableRebuild.start(bootstrap, topic, rows);
-                    changes = ConcurrentChanges.start(pg, rows, W7_CHANGES_MAX_SECONDS);
+                    load = startW7Load(topic, rows);
                 }
                 Thread.sleep(Math.max(0, startAtMillis - System.currentTimeMillis()));
                 start = System.nanoTime();
@@ -236,9 +233,7 @@ public final class SideBySide {
                 Slots.awaitActive(statement, name, 120);
                 Thread.sleep(10_000); // the worker has finished its start (plugin scanning) by then
                 if (workload == Workload.W7) {
-                    kafka.createTopic(topic);
-                    rebuild = TableRebuild.start(bootstrap, topic, rows);
-                    changes = ConcurrentChanges.start(pg, rows, W7_CHANGES_MAX_SECONDS);
+                    load = startW7Load(topic, rows);
                     Thread.sleep(W7_SIGNAL_AFTER_MS); // the signal arrives while changes stream
                 }
                 start = System.nanoTime();
@@ -255,22 +250,19 @@ public final class SideBySide {
             }
             KafkaProbe.Arrival arrival;
             TableRebuild.Outcome rebuilt = null;
-            if (rebuild != null && !contender.isCeiling()) {
+            if (load != null && !contender.isCeiling()) {
                 log(name + ": changes run until " + topic + " holds reads of " + W7_CHANGES_UNTIL_READ
                         + " of the rows, then the topic must rebuild the table");
                 try {
-                    rebuild.awaitReads((long) (W7_CHANGES_UNTIL_READ * rows), 120, () -> rest.requireNotFailed(name));
-                    lastCommit = changes.stop();
-                    rebuild.expect(pg);
-                    rebuilt = rebuild.awaitEqual(5, 120, () -> rest.requireNotFailed(name));
+                    load.rebuild().awaitReads((long) (W7_CHANGES_UNTIL_READ * rows), 120, () -> rest.requireNotFailed(name));
+                    lastCommit = load.changes().stop();
+                    load.rebuild().expect(pg);
+                    rebuilt = load.rebuild().awaitEqual(5, 120, () -> rest.requireNotFailed(name));
                 } catch (IllegalStateException e) {
-                    changes.stop();
+                    load.changes().stop();
                     // Recorded, not thrown: a contender that does not rebuild the table is a result of W7.
-                    failedLeg(name, contender, workload, heap, run, changes, e.getMessage());
-                    rest.delete(name);
-                    workerProcesses.stopAll();
-                    Slots.drop(statement, name);
-                    kafka.deleteTopics(name);
+                    failedLeg(name, contender, workload, heap, run, load.changes(), e.getMessage());
+                    endLeg(name, rest, workerProcesses, statement);
                     return 0;
                 }
                 arrival = new KafkaProbe.Arrival(rebuilt.firstReadNanos(), rebuilt.equalNanos());
@@ -282,18 +274,15 @@ public final class SideBySide {
                 arrival = options.exactlyOnce()
                         ? kafka.awaitCommittedRecords(topic, expected, 300, () -> rest.requireNotFailed(name))
                         : kafka.awaitRecords(topic, expected, 300, () -> rest.requireNotFailed(name));
-                if (changes != null) {
-                    lastCommit = changes.stop();
+                if (load != null) {
+                    lastCommit = load.changes().stop();
                 }
             }
             long end = arrival.last();
             long peakRssKib = vmHwmKib(worker.pid());
             double workerCpu = cpuSeconds(worker.pid()) - cpuAtStart;
             int recordBytes = kafka.averageRecordBytes(topic, 2000);
-            rest.delete(name);
-            workerProcesses.stopAll();
-            Slots.drop(statement, name);
-            kafka.deleteTopics(name);
+            endLeg(name, rest, workerProcesses, statement);
             double seconds = (end - start) / 1e9;
             Map<String, Object> result = legResult("leg", contender, workload, heap, run);
             result.put("converter", registry != null ? "avro" : contender.direct() ? "direct" : "json");
@@ -308,9 +297,12 @@ public final class SideBySide {
             // From the first record seen to the last: the rate at which the worker carried the records once there was
             // something to send (the ceiling's whole leg; after a whole-transaction workload's commit, ours).
             result.put("first_record_s", (arrival.first() - start) / 1e9);
-            result.put("emission_events_per_s", rows / Math.max(1e-3, (arrival.last() - arrival.first()) / 1e9));
-            if (changes != null && rebuilt == null) {
-                result.put("changes", changes.changes());
+            // W7's connectors: the snapshot's reads from the first to the last (not the moment the table was rebuilt).
+            result.put("emission_events_per_s", rebuilt != null
+                    ? rebuilt.reads() / Math.max(1e-3, (rebuilt.lastReadNanos() - rebuilt.firstReadNanos()) / 1e9)
+                    : rows / Math.max(1e-3, (arrival.last() - arrival.first()) / 1e9));
+            if (load != null) {
+                result.put("changes", load.changes().changes());
             }
             if (rebuilt != null) {
                 // W7: the topic rebuilt the table; its snapshot reads (fewer than the rows: a row that changed while
@@ -318,10 +310,7 @@ public final class SideBySide {
                 result.put("rebuilt", true);
                 result.put("snapshot_reads", rebuilt.reads());
                 result.put("change_records", rebuilt.changes());
-                result.put("changes", changes.changes());
                 result.put("changes_after_signal_s", (lastCommit - start) / 1e9);
-                result.put("emission_events_per_s", rebuilt.reads()
-                        / Math.max(1e-3, (rebuilt.lastReadNanos() - rebuilt.firstReadNanos()) / 1e9));
             }
             // The worker's CPU time (all its threads, the garbage collector's too) from the leg's start to its last
             // record, per event: what one event costs the worker, whatever the machine's other load.
@@ -335,14 +324,35 @@ public final class SideBySide {
                     result.get("emission_events_per_s"), workerCpu * 1e6 / rows, peakRssKib / 1024));
             return recordBytes;
         } finally {
-            if (changes != null) {
-                changes.close();
-            }
-            if (rebuild != null) {
-                rebuild.close();
+            if (load != null) {
+                load.close();
             }
             workerProcesses.stopAll();
         }
+    }
+
+    /** W7's load on a leg: the changes, and the consumer rebuilding the table from the leg's topic. */
+    private record W7Load(TableRebuild rebuild, ConcurrentChanges changes) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            changes.close();
+            rebuild.close();
+        }
+    }
+
+    /** Creates the leg's table topic, starts reading it from its beginning, then starts the changes. */
+    private W7Load startW7Load(String topic, int rows) throws Exception {
+        kafka.createTopic(topic);
+        return new W7Load(TableRebuild.start(bootstrap, topic, rows), ConcurrentChanges.start(pg, rows, W7_CHANGES_MAX_SECONDS));
+    }
+
+    /** Removes what a leg left: its connector, its worker, its slot and its topics. */
+    private void endLeg(String name, ConnectorRegistration rest, ChildProcesses workerProcesses, Statement statement)
+            throws Exception {
+        rest.delete(name);
+        workerProcesses.stopAll();
+        Slots.drop(statement, name);
+        kafka.deleteTopics(name);
     }
 
     /** A W7 leg whose topic did not rebuild the table: what differed, instead of its rate. */
