@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -271,13 +272,11 @@ final class TableRebuild implements AutoCloseable {
         }
     }
 
-    /** A wait's look at the rebuild, under its lock: true when the wait is over; throws when it failed. */
-    private interface Done {
-        boolean at(long nowNanos);
-    }
-
-    /** Looks every 100 ms until {@code done}; runs {@code check} (the connector has not failed) every 5 s. */
-    private void await(Done done, KafkaProbe.Check check) throws Exception {
+    /**
+     * Looks every 100 ms until {@code done} (given {@link System#nanoTime()}, under the lock; it throws when the wait
+     * failed); runs {@code check} (the connector has not failed) every 5 s.
+     */
+    private void await(LongPredicate done, KafkaProbe.Check check) throws Exception {
         long lastCheck = 0;
         while (true) {
             if (failure != null) {
@@ -285,7 +284,7 @@ final class TableRebuild implements AutoCloseable {
             }
             long now = System.nanoTime();
             synchronized (lock) {
-                if (done.at(now)) {
+                if (done.test(now)) {
                     return;
                 }
             }
