@@ -79,7 +79,7 @@ raw=$(mktemp /tmp/side-by-side.XXXXXX.jsonl)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-    -Dpgoutput.root="$root" -Dpgoutput.kafka.classpath.file="$root/local-run/target/kafka.classpath" \
+    -Dpgoutput.root="$root" -Dpgoutput.kafka.classpath.file="$root/testing/target/kafka.classpath" \
     -cp "bench/side-by-side/target/classes:$(cat bench/side-by-side/target/side-by-side.classpath)" \
     io.github.pgoutput.bench.SideBySide --results "$raw" "${args[@]}"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -62,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: one chunk's rows at most. Not thread-safe: the task's poll thread.
  */
-final class IncrementalSnapshotter implements AutoCloseable {
+public final class IncrementalSnapshotter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(IncrementalSnapshotter.class);
     /**
@@ -83,7 +83,7 @@ final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     /** The database side: the captured tables, and chunks of them ({@code ChunkReader} in production). */
-    interface Chunks extends AutoCloseable {
+    public interface Chunks extends AutoCloseable {
         List<TableName> capturedTables() throws SQLException;
 
         Chunk read(TableName table, List<String> after, int size, String condition) throws SQLException;

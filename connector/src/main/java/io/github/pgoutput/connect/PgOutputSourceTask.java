@@ -138,8 +138,11 @@ public class PgOutputSourceTask extends SourceTask {
         this(PostgresPipeline::new);
     }
 
-    /** A task over the given pipeline (tests: scripted streams, a simulated clock). */
-    PgOutputSourceTask(TaskPipeline.Factory pipelines) {
+    /**
+     * A task over the given pipeline: the seam through which the deterministic simulation (package
+     * {@code connect.simulation} of the tests) and the phase tests drive the real task against scripted parts.
+     */
+    public PgOutputSourceTask(TaskPipeline.Factory pipelines) {
         this.pipelines = Objects.requireNonNull(pipelines, "pipelines");
     }
 

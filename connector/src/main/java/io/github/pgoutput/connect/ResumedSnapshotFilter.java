@@ -26,7 +26,7 @@ import java.util.function.Function;
  *
  * <p>Not thread-safe: the task's poll thread.
  */
-final class ResumedSnapshotFilter implements AutoCloseable {
+public final class ResumedSnapshotFilter implements AutoCloseable {
 
     private final SourceOffsets.Resumed resumed;
     private final ResumedRows rows;

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: the task's poll thread only.
  */
-final class SnapshotPhase implements AutoCloseable {
+public final class SnapshotPhase implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SnapshotPhase.class);
     /** Slot creation waits for open transactions; at most the replication connection's socket timeout. */
@@ -111,7 +111,7 @@ final class SnapshotPhase implements AutoCloseable {
     }
 
     /** The stored offset as the planner sees it; {@code stored} null when none is stored. Pure. */
-    static StoredOffset storedOffset(Map<String, Object> stored) {
+    public static StoredOffset storedOffset(Map<String, Object> stored) {
         if (stored == null) {
             return new StoredOffset.Absent();
         }

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
  * The task's sense of time: back-off deadlines, heartbeat intervals and the idle pause of {@code poll()}. The system
  * clock in production; a simulated one in the deterministic simulation, where sleeping only moves the clock on.
  */
-interface TaskClock {
+public interface TaskClock {
 
     /** Monotonic nanoseconds, as {@link System#nanoTime()}. */
     long nanoTime();

@@ -20,7 +20,7 @@ import io.github.pgoutput.spill.TransactionSpill;
  *
  * <p>Used from the task's poll thread only, except {@link ReplicationStream}'s own thread-safe methods.
  */
-interface TaskPipeline extends AutoCloseable {
+public interface TaskPipeline extends AutoCloseable {
 
     /** Builds the pipeline of one task from its configuration. */
     @FunctionalInterface

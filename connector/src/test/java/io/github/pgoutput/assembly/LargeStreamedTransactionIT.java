@@ -1,5 +1,6 @@
 package io.github.pgoutput.assembly;
 
+import io.github.pgoutput.testing.Nightly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Memory does not grow with transaction size: a streamed transaction with 2 GiB of change data is assembled and
  * read back in a JVM limited to a 256 MiB heap, and the consumer receives every surviving change, bit for bit.
  */
+@Nightly
 class LargeStreamedTransactionIT {
 
     private static final long TWO_GIB = 2L << 30;

@@ -1,7 +1,8 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.LoopbackPorts;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,9 +40,7 @@ final class ApicurioRegistry implements BeforeAllCallback, AfterAllCallback {
             throw new IllegalStateException(RUNNER + " is missing; run the ITs through 'mvn verify', whose"
                     + " pre-integration-test phase unpacks io.apicurio:apicurio-registry-app:2.6.13.Final:all:tar.gz there");
         }
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = LoopbackPorts.take();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder builder = new ProcessBuilder(List.of(java.toString(), "-Xmx384m", "-jar", RUNNER.toString()))
                 .directory(HOME.toFile())

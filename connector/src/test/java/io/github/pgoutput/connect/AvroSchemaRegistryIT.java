@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -45,7 +46,7 @@ class AvroSchemaRegistryIT {
     static final ApicurioRegistry registry = new ApicurioRegistry();
     @RegisterExtension
     @Order(2)
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static Map<String, String> avroConnector(PostgresDatabase db, String prefix, String slot) {
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, slot);
@@ -74,7 +75,7 @@ class AvroSchemaRegistryIT {
         assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isPositive();
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void everyRecordKindRoundTripsThroughTheRegistry(PostgresDatabase db) throws Exception {
         // One worker cluster and registry serve every PostgreSQL version: connector and topics are named per version.
         String name = "avro-types-" + db.majorVersion();

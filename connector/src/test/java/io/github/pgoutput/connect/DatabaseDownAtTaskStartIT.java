@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ class DatabaseDownAtTaskStartIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @Test
     void taskStartedWhileTheDatabaseIsDownStreamsOnceItIsBack() throws InterruptedException {

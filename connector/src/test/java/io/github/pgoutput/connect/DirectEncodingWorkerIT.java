@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +40,7 @@ class DirectEncodingWorkerIT {
             "\"(ts_ms|ts_us|ts_ns|txId|lsn)\":-?[0-9]+|\"sequence\":\"(?:[^\"\\\\]|\\\\.)*\"");
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     // A worker and two connectors per mode: once per build (DirectEncodingIT covers the bytes on every version).
     @PostgresTest(representative = 16)
@@ -105,7 +106,7 @@ class DirectEncodingWorkerIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(120)
     void theWorkersValidationRefusesDirectEncodingWithoutByteArrayConverters(PostgresDatabase db) {
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "dv", "dv_slot");

@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +47,7 @@ class ExactlyOnceSnapshotIT {
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(2).exactlyOnceSource();
 
     @PostgresTest(representative = 17)
+    @Nightly
     void aSnapshotStoppedTwiceIsResumedTwiceAndEveryRowAndChangeArrivesOnceWithConnectorBoundaries(PostgresDatabase db) {
         String name = "eoss" + db.majorVersion();
         setUp(db, name, "connector");
@@ -90,6 +93,7 @@ class ExactlyOnceSnapshotIT {
     }
 
     @PostgresTest(representative = 17)
+    @Nightly
     void anInitialOnlySnapshotStoppedInItsSecondTableIsResumedWithoutItsTemporarySlotAndEveryRowArrivesOnce(PostgresDatabase db) {
         String name = "eoso" + db.majorVersion();
         setUp(db, name, "connector", "initial_only");

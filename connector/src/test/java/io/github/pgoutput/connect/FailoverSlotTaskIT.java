@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
@@ -28,7 +29,7 @@ class FailoverSlotTaskIT {
     private static final Duration WAIT = Duration.ofSeconds(120);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(minVersion = 17, representative = 17)
     void theSnapshotCreatesAFailoverSlotAndTheMBeanShowsTheFailoverFigures(PostgresDatabase db) throws Exception {

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,9 @@ class FilteredPublicationIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void createsThePublicationForTheIncludedTablesOnlyAndStreamsThem(PostgresDatabase db) {
         String name = "filtered" + db.majorVersion();
         String slot = "filtered_slot";
@@ -74,7 +75,7 @@ class FilteredPublicationIT {
     }
 
     /** Debezium's rule: a table is captured when its schema passes schema.include.list and its name table.include.list. */
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void schemaIncludeListAndTableIncludeListTogetherSelectTheTablesBothMatch(PostgresDatabase db) {
         String name = "schemas" + db.majorVersion();
         String slot = "schemas_slot";
@@ -122,7 +123,7 @@ class FilteredPublicationIT {
                 db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND active").isEmpty());
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void aSchemaIncludeListThatMatchesNoSchemaIsRefusedOnThatKey(PostgresDatabase db) {
         db.execute("CREATE SCHEMA inventory", "CREATE TABLE inventory.orders (id bigint PRIMARY KEY)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "noschema" + db.majorVersion(), "noschema_slot");
@@ -139,7 +140,7 @@ class FilteredPublicationIT {
                 .contains("tables seen: inventory.orders");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void aDebeziumKeyThatWouldChangeTheRecordsIsRefusedByTheWorkersValidation(PostgresDatabase db) {
         db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, card text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "masked" + db.majorVersion(), "masked_slot");
@@ -153,7 +154,7 @@ class FilteredPublicationIT {
                 .contains("is a Debezium setting this connector does not support");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void anIncludeListThatSelectsNoTableIsRefusedOnTheKey(PostgresDatabase db) {
         db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "nomatch" + db.majorVersion(), "nomatch_slot");

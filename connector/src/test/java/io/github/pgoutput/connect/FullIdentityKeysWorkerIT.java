@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,7 @@ class FullIdentityKeysWorkerIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static String keyText(ConsumerRecord<byte[], byte[]> record) {
         return record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);

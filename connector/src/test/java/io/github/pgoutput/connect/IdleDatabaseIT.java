@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,7 @@ import org.slf4j.LoggerFactory;
  * our slot is advanced from keepalives, so the WAL it retains stays bounded, and heartbeats keep flowing.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Nightly
 class IdleDatabaseIT {
 
     private static final Logger log = LoggerFactory.getLogger(IdleDatabaseIT.class);
@@ -28,7 +31,7 @@ class IdleDatabaseIT {
     private static final long WRITE_SECONDS = 60;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 18)
     void slotOfAnIdleDatabaseRetainsBoundedWal(PostgresDatabase db, PostgresCluster cluster) {

@@ -1,8 +1,10 @@
 package io.github.pgoutput.connect;
 
-import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
+import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * both servers.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Nightly
 class InFlightFailoverIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
@@ -54,7 +57,7 @@ class InFlightFailoverIT {
     private static final String SLOT = "inflight_slot";
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @Test
     void streamedAndPreparedTransactionsInFlightAtTheCrashEndCleanlyOnThePromotedStandby() throws Exception {

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
 
 import java.lang.management.ManagementFactory;
@@ -38,7 +39,7 @@ class IncrementalSnapshotIT {
     private static final int CHUNK = 1024;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
 

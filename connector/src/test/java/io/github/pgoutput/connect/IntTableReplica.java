@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 
 import java.nio.charset.StandardCharsets;

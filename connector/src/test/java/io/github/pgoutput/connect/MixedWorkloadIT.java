@@ -1,8 +1,9 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 
-import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
+import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -38,7 +39,7 @@ class MixedWorkloadIT {
     private static final List<String> NOTE_COLUMNS = List.of("id", "body");
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     static Map<String, String> connectorConfig(PostgresDatabase db, String prefix, String slot) {
         Map<String, String> config = new HashMap<>();
@@ -63,7 +64,7 @@ class MixedWorkloadIT {
         return config;
     }
 
-    @PostgresTest(logicalDecodingWorkMem = "64kB")
+    @PostgresTest(representative = 18, logicalDecodingWorkMem = "64kB")
     void consumerRebuildsEveryTableAndSeesNoAbortedChange(PostgresDatabase db) {
         // One worker cluster serves every PostgreSQL version: connector and topics are named per version.
         String name = "mixed-" + db.majorVersion();

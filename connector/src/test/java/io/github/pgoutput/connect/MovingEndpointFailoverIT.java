@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
@@ -33,13 +35,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code errors.max.retries} retries with a message that names the key.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Nightly
 class MovingEndpointFailoverIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final long AFTER_PROMOTION = 1_000_000L;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static int version() {
         return PostgresExtension.selectedVersions().stream().filter(v -> v >= 17).reduce((a, b) -> b)

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PgOutputSourceConnectorValidationIT {
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static Map<String, String> config() {
         Map<String, String> config = PgOutputSourceConnectorConfigTest.minimal();

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.simulation.SimulationFrames;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;

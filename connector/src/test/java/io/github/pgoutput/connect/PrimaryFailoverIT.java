@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
@@ -41,7 +42,7 @@ class PrimaryFailoverIT {
     private static final long AFTER_PROMOTION = 1_000_000L;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @Test
     void theTaskFollowsThePromotedStandbyWithNothingLostAndNoPhantomRow() throws Exception {

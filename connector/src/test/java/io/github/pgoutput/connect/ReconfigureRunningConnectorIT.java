@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,9 @@ class ReconfigureRunningConnectorIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     void aRunningConnectorIsReconfiguredInPlaceWhileAnotherConnectorOnItsSlotIsRefused(PostgresDatabase db) {
         String name = "reconf" + db.majorVersion();
         String slot = "reconf_slot";

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,7 +33,7 @@ class ReconnectIT {
     private static final List<String> COLUMNS = List.of("id", "name");
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 15)
     void taskReconnectsAfterItsWalsenderIsTerminatedAndLosesNothing(PostgresDatabase db) {

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,7 @@ class SharedSlotIT {
     private static final String SLOT = "shared_slot";
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 15)
     void secondConnectorOnAnExistingSlotFailsAndLeavesTheSlotToItsConsumer(PostgresDatabase db) {

@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,13 +30,14 @@ import org.slf4j.LoggerFactory;
  * from the topic must equal the database and the worker must still be alive.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
+@Nightly
 class SnapshotHeapIT {
 
     private static final Logger log = LoggerFactory.getLogger(SnapshotHeapIT.class);
     private static final int ROWS = 2_000_000;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 18)
     void twoMillionRowsAreSnapshottedByAWorkerWithA256MbHeap(PostgresDatabase db, @TempDir Path dir) throws Exception {

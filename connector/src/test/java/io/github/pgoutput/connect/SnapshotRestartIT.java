@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.metrics.SnapshotMetrics;
 import io.github.pgoutput.snapshot.ResumableProgress;
@@ -39,8 +41,9 @@ class SnapshotRestartIT {
     private static final long HELD_PRODUCE_RATE = 200_000;
 
     @RegisterExtension
-    // Offsets are committed every second, so the stop finds the "snapshot in progress" offset stored.
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1).workerProperty("offset.flush.interval.ms", "1000");
+    // Offsets are committed every half second (the shared cluster's setting), so the stop finds the "snapshot in
+    // progress" offset stored.
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 17)
     void snapshotInterruptedByAStopIsTakenAgainAndTheTopicRebuildsTheTable(PostgresDatabase db) {
@@ -92,6 +95,7 @@ class SnapshotRestartIT {
      * after the last key stored for it, and a row the stored position counts as read is not read again.
      */
     @PostgresTest(representative = 17)
+    @Nightly
     void withSnapshotResumableASnapshotReadInKeyRangesAtOnceContinuesEachRangeAfterItsLastStoredRow(PostgresDatabase db) {
         String name = "rsr" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL) WITH (fillfactor = 50)",

@@ -1,8 +1,9 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 
-import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
+import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -29,9 +30,9 @@ class StageSwitchIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     void aTransactionPreparedBeforeTheSwitchToStageArrivesWholeAtItsCommitPrepared(PostgresDatabase db) {
         String name = "switch" + db.majorVersion();
         String slot = "switch_slot";

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.metrics.StreamingMetricsMXBean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +36,7 @@ class StreamingMetricsIT {
     private static final int MAX_QUEUE_SIZE = 4096;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @PostgresTest(representative = 17, logicalDecodingWorkMem = "64kB")
     void metricsFollowTheWorkload(PostgresDatabase db) throws Exception {

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ class TlsIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     private static Path certificates;
     private static PostgresCluster server;

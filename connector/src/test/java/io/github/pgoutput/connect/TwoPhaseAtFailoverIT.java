@@ -1,8 +1,10 @@
 package io.github.pgoutput.connect;
 
-import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
+import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * while 18 copies two_phase_at and sends the transaction whole. Prints the slot on both servers and what arrived.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Nightly
 class TwoPhaseAtFailoverIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
@@ -36,7 +39,7 @@ class TwoPhaseAtFailoverIT {
     private static final long PREPARED_ID = 500_001L;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @Test
     void aTransactionPreparedBeforeTwoPhaseWasOnArrivesWholeAtItsCommitPreparedOnAPromoted18StandbyAndIsLostOn17() throws Exception {

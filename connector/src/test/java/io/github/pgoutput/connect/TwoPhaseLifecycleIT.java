@@ -1,8 +1,9 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 
-import static io.github.pgoutput.connect.ConnectWorkerCluster.headerTexts;
+import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -31,9 +32,9 @@ class TwoPhaseLifecycleIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     void stageModeDeliversPreparedChangesThenTheirOutcomeKeyedByGid(PostgresDatabase db) {
         // One worker cluster serves every PostgreSQL version: connector and topics are named per version.
         String name = "stage" + db.majorVersion();
@@ -82,7 +83,7 @@ class TwoPhaseLifecycleIT {
         release(db, name, "stage_slot");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     void failModeDeliversPreparedTransactionsAsOrdinaryCommitsAtCommitPrepared(PostgresDatabase db) {
         String name = "plain" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");

@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
@@ -35,13 +37,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * that flag the setup (the task logs the warning naming the setting at each session start).
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Nightly
 class UnsyncedStandbyFailoverIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final long AFTER_PROMOTION = 1_000_000L;
 
     @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1);
+    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     @Test
     void withoutSynchronizedStandbySlotsKafkaHoldsRowsTheNewPrimaryNeverHad() throws Exception {

@@ -23,7 +23,7 @@ class FeedbackIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(60)
     void confirmedFlushNeverPassesWhatTheCallerDeclared(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY, v text)", "CREATE PUBLICATION pub FOR TABLE t",
@@ -58,7 +58,7 @@ class FeedbackIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(60)
     void confirmsExactlyTheDeclaredEndLsnAndNeverGoesBack(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY, v text)", "CREATE PUBLICATION pub FOR TABLE t");
@@ -84,7 +84,7 @@ class FeedbackIT {
         assertThat(confirmedFlush(db, "declared")).as("close keeps the declared position").isEqualTo(second);
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(60)
     void anIdleSlotCanBeAdvancedToTheServerWalEndOfAKeepalive(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE t", "CREATE TABLE unpublished (id int)");

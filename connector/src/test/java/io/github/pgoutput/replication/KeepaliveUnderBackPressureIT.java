@@ -21,7 +21,7 @@ class KeepaliveUnderBackPressureIT {
     private static final int TRANSACTIONS = 30;
     private static final int ROWS_PER_TRANSACTION = 2000;
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     @Timeout(90)
     void survivesACallerThatDoesNotReadForFourTimesTheSenderTimeout(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int, pad text)", "CREATE PUBLICATION pub FOR TABLE t");

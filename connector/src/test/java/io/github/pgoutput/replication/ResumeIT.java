@@ -27,7 +27,7 @@ class ResumeIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    @PostgresTest
+    @PostgresTest(representative = 17)
     @Timeout(120)
     void resumingFromTheOwnStoredLsnNeverRedeliversAConfirmedTransactionAcrossARestart(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE t");

@@ -59,7 +59,7 @@ class KeyRangeSnapshotIT {
                 THREE_THREADS, from, continuation);
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void aBigTableIsReadInKeyRangesAtOnceAndThePositionAfterEachRowNamesExactlyTheRowsNotHandedOut(PostgresDatabase db)
             throws Exception {
         boolean rowFilter = createTables(db);
@@ -126,7 +126,7 @@ class KeyRangeSnapshotIT {
      * as they are now, and then the other tables; with what was handed out before, every row is there once. Changes
      * committed in between are placed as {@link ResumedRows} must place them: in the rows read after the resumption.
      */
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void aSnapshotResumedFromThePositionReadsEachRangeAfterItsLastKeyAsOfTheNewSnapshot(PostgresDatabase db) throws Exception {
         boolean rowFilter = createTables(db);
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "krr_slot", "pub");
@@ -197,7 +197,7 @@ class KeyRangeSnapshotIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void aSnapshotResumedAtALaterTableReadsNoRowOfAnEarlierOne(PostgresDatabase db) throws Exception {
         createTables(db);
         ReplicationSettings settings = SnapshotTestSupport.settings(db, "krl_slot", "pub");

@@ -2,6 +2,7 @@ package io.github.pgoutput.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * Memory does not grow with table size: a table of 2.5 million rows (~420 MB) is snapshotted in a JVM with a 256 MiB
  * heap, and the row count and checksum match what PostgreSQL computes. Slow: one representative version in the ordinary build.
  */
+@Nightly
 class LargeTableSnapshotIT {
 
     private static final int ROWS = 2_500_000;

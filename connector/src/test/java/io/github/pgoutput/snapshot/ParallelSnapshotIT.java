@@ -24,7 +24,7 @@ class ParallelSnapshotIT {
     private static final List<TableName> CAPTURED = List.of(new TableName("public", "b"), new TableName("s2", "a"),
             new TableName("public", "A"), new TableName("public", "a"), new TableName("public", "c"));
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void readsWithMaxThreadsConnectionsInADeterministicOrder(PostgresDatabase db) throws Exception {
         db.execute("CREATE SCHEMA s2");
@@ -73,7 +73,7 @@ class ParallelSnapshotIT {
      * range of it; its rows after 26,000 are deleted (and not vacuumed away), so the last range holds no row at all.
      * A row filter of the publication still applies within every range.
      */
-    @PostgresTest
+    @PostgresTest(representative = 16)
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void oneBigTableIsReadByEveryThreadInBlockRangesWithEveryRowOnceAndItsFirstAndLastRowMarked(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE big (id int PRIMARY KEY, v text) WITH (fillfactor = 10, autovacuum_enabled = false)",
@@ -122,7 +122,7 @@ class ParallelSnapshotIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void oneThreadGivesTheSameRowSequenceEveryTimeAndTheIncludeListFilters(PostgresDatabase db) throws Exception {
         db.execute("CREATE SCHEMA s2");
@@ -143,7 +143,7 @@ class ParallelSnapshotIT {
         assertThat(first.stream().distinct()).containsExactly("public.a", "public.b", "s2.a");
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void tablesNotYetReadCannotBeAlteredAndTimeoutsDoNotEndTheRead(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE first (id int PRIMARY KEY)", "INSERT INTO first SELECT generate_series(1, 100)",

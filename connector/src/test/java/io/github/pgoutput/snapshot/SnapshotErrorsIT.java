@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /** Failures of the snapshot that a user must be able to act on: each message names the cause and the object. */
 class SnapshotErrorsIT {
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void aTableWithoutSelectPrivilegeFailsBeforeAnyRowNamingTableAndPrivilege(PostgresDatabase db) throws Exception {
         String role = "reader_" + db.name();
@@ -39,7 +39,7 @@ class SnapshotErrorsIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void aTemporarySlotGoesWithItsConnectionWhenTheSnapshotCannotStart(PostgresDatabase db) throws Exception {
         String role = "temp_" + db.name();
@@ -71,7 +71,7 @@ class SnapshotErrorsIT {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void aSnapshotWhoseExportingConnectionIsClosedCannotBeImported(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)");
@@ -102,7 +102,7 @@ class SnapshotErrorsIT {
         return count;
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 15)
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void slotCreationBlockedByOpenTransactionsTimesOutNamingThem(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE t (id int PRIMARY KEY)");

@@ -1,32 +1,22 @@
 package io.github.pgoutput.localrun;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.pgoutput.testing.kafka.ConnectRest;
 
 /**
- * Registers the connector over the worker's REST API from {@code config/pgoutput-source.json}, with the database
- * coordinates and spill directory of this run patched in, and waits until connector and task are RUNNING. Public for
- * the side-by-side benchmark, which registers and deletes connectors of other names and classes the same way.
+ * The connector of a local run: {@code config/pgoutput-source.json} with the database coordinates and spill directory
+ * of this run patched in, registered over the worker's REST API.
  */
-public final class ConnectorRegistration {
+final class ConnectorRegistration {
 
     static final String NAME = "shop";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final URI rest;
-
-    public ConnectorRegistration(String rest) {
-        this.rest = URI.create(rest);
+    private ConnectorRegistration() {
     }
 
     /** The patched connector config; {@code spill.directory} is set to {@code spillDir}. */
@@ -45,77 +35,8 @@ public final class ConnectorRegistration {
         return config;
     }
 
-    void register(ObjectNode config) throws IOException, InterruptedException {
-        register(NAME, config);
-    }
-
-    /** PUTs {@code config} as connector {@code name} once its class is listed; returns when it and its task run. */
-    public void register(String name, ObjectNode config) throws IOException, InterruptedException {
-        await("the connector plugin listed by GET /connector-plugins", () -> {
-            Response plugins = send(HttpRequest.newBuilder(rest.resolve("/connector-plugins")).GET());
-            return plugins.status == 200 && plugins.body.contains(config.path("connector.class").asText());
-        });
-        Response put = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/config"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(config.toString())));
-        if (put.status != 200 && put.status != 201) {
-            throw new IllegalStateException("PUT /connectors/" + name + "/config answered " + put.status + ": " + put.body);
-        }
-        await("connector and task RUNNING", () -> running(name));
-    }
-
-    /** DELETEs connector {@code name}; the worker stops its task before answering. */
-    public void delete(String name) throws InterruptedException {
-        Response delete = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name)).DELETE());
-        if (delete.status != 204 && delete.status != 200) {
-            throw new IllegalStateException("DELETE /connectors/" + name + " answered " + delete.status + ": "
-                    + delete.body);
-        }
-    }
-
-    /** Throws if connector {@code name} or its task is FAILED, with the worker's status (and trace) in the message. */
-    public void requireNotFailed(String name) throws IOException, InterruptedException {
-        running(name);
-    }
-
-    private boolean running(String name) throws IOException, InterruptedException {
-        Response status = send(HttpRequest.newBuilder(rest.resolve("/connectors/" + name + "/status")).GET());
-        if (status.status != 200) {
-            return false;
-        }
-        JsonNode json = JSON.readTree(status.body);
-        if (status.body.contains("\"FAILED\"")) {
-            throw new IllegalStateException("the connector failed; GET /connectors/" + name + "/status: "
-                    + json.toPrettyString());
-        }
-        JsonNode tasks = json.path("tasks");
-        return "RUNNING".equals(json.path("connector").path("state").asText()) && tasks.size() == 1
-                && "RUNNING".equals(tasks.get(0).path("state").asText());
-    }
-
-    private interface Check {
-        boolean done() throws IOException, InterruptedException;
-    }
-
-    private static void await(String what, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!check.done()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited 120 s for " + what + "; see worker.log in the run's folder");
-            }
-            Thread.sleep(500);
-        }
-    }
-
-    private Response send(HttpRequest.Builder request) throws InterruptedException {
-        try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body());
-        } catch (IOException notReachableYet) {
-            return new Response(-1, notReachableYet.toString());
-        }
-    }
-
-    private record Response(int status, String body) {
+    /** Registers {@code config} as connector {@value #NAME}; returns when it and its task run. */
+    static void register(String rest, ObjectNode config) throws InterruptedException {
+        new ConnectRest(rest).register(NAME, config);
     }
 }

@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.stream.Stream;
 
 import io.github.pgoutput.testing.PostgresCluster;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
 import io.github.pgoutput.testing.PostgresInstallation;
 
 /**

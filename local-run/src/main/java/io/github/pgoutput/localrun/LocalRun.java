@@ -2,8 +2,6 @@ package io.github.pgoutput.localrun;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.pgoutput.testing.LoopbackPorts;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
+import io.github.pgoutput.testing.kafka.KafkaProcesses;
 
 /**
  * {@code bin/pgoutput-local}: PostgreSQL (given or started), a KRaft broker, a Connect worker with the plugin on its
@@ -120,7 +121,7 @@ public final class LocalRun {
             // reach the disk, and the view's spill figure would stay 0.
             config.put("spill.memory.buffer.bytes", "65536");
         }
-        new ConnectorRegistration(rest).register(config);
+        ConnectorRegistration.register(rest, config);
         String slot = config.path("slot.name").asText();
         awaitSlotActive(postgres, slot);
         out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
@@ -162,20 +163,21 @@ public final class LocalRun {
     private static final int PORT_ATTEMPTS = 3;
 
     /**
-     * The broker on the ports given, or (--kafka-port 0) on free ones: between choosing a free port and the broker
-     * binding it another program may take it, so a start that fails on a port in use is tried again on new ones.
+     * The broker on the ports given, or (--kafka-port 0) on free ones ({@link LoopbackPorts}, below the range from which
+     * the kernel picks ports itself); should another program still take one before the broker binds it, a start that
+     * fails on a port in use is tried again on new ones.
      */
     private static int startBroker(Options options, String classPath, Path workDir, ChildProcesses children,
                                    PrintStream out) throws IOException, InterruptedException {
         boolean choose = options.kafkaPort() == 0;
         for (int attempt = 1; ; attempt++) {
-            int[] ports = choose ? freePorts(2) : new int[] {options.kafkaPort(), options.controllerPort()};
+            int[] ports = choose ? LoopbackPorts.take(2) : new int[] {options.kafkaPort(), options.controllerPort()};
             out.println("kafka: starting a KRaft broker on 127.0.0.1:" + ports[0] + " (controller on 127.0.0.1:"
                     + ports[1] + ")");
             try {
-                KafkaServices.startBroker(classPath, ports[0], ports[1], Map.of(), workDir, children);
+                KafkaProcesses.startBroker(classPath, ports[0], ports[1], Map.of(), workDir, children);
                 return ports[0];
-            } catch (KafkaServices.StartFailure e) {
+            } catch (KafkaProcesses.StartFailure e) {
                 if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
@@ -192,13 +194,13 @@ public final class LocalRun {
                                    ChildProcesses children, PrintStream out) throws IOException, InterruptedException {
         boolean choose = options.connectPort() == 0;
         for (int attempt = 1; ; attempt++) {
-            int port = choose ? freePorts(1)[0] : options.connectPort();
+            int port = choose ? LoopbackPorts.take() : options.connectPort();
             out.println("connect: starting a worker, REST on http://127.0.0.1:" + port);
             try {
-                KafkaServices.startWorker(classPath, bootstrap, port, root.resolve("packaging/target/plugin"), Map.of(),
+                KafkaProcesses.startWorker(classPath, bootstrap, port, root.resolve("packaging/target/plugin"), Map.of(),
                         workDir, children);
                 return port;
-            } catch (KafkaServices.StartFailure e) {
+            } catch (KafkaProcesses.StartFailure e) {
                 if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
@@ -237,21 +239,6 @@ public final class LocalRun {
                     + "choose another with " + flag);
         } catch (IOException free) {
             // nothing listens there: ours to use
-        }
-    }
-
-    /** {@code count} distinct ports free on 127.0.0.1 now (all held open together while they are chosen). */
-    private static int[] freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            }
-            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
         }
     }
 

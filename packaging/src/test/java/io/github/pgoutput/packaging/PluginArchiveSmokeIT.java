@@ -14,21 +14,23 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.pgoutput.testing.LoopbackPorts;
 import io.github.pgoutput.testing.PostgresCluster;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
+import io.github.pgoutput.testing.kafka.ConnectRest;
+import io.github.pgoutput.testing.kafka.KafkaProcesses;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,8 +40,8 @@ import org.junit.jupiter.api.Timeout;
  * class of ours on the worker's class path, the connector registers over REST from {@code config/pgoutput-source.json}
  * and streams inserts into two tables of {@code config/postgres-init.sql} from real PostgreSQL 17 into Kafka.
  *
- * <p>The worker runs in its own JVM ({@code ConnectDistributed}, class path {@code target/worker.classpath}: Kafka's
- * jars and their dependencies); the broker runs in this JVM (Kafka's test harness).
+ * <p>The broker and the worker run in JVMs of their own (the testing module's {@link KafkaProcesses}, class path
+ * {@code testing/target/kafka.classpath}: Kafka's jars and their dependencies only).
  */
 class PluginArchiveSmokeIT {
 
@@ -50,6 +52,7 @@ class PluginArchiveSmokeIT {
 
     private final List<AutoCloseable> started = new ArrayList<>();
     private Path workDir;
+    private Process worker;
 
     @Test
     @Timeout(300)
@@ -58,7 +61,7 @@ class PluginArchiveSmokeIT {
         Path pluginPath = Files.createDirectories(workDir.resolve("plugins"));
         unzip(ARCHIVE, pluginPath);
 
-        String classPath = Files.readString(Path.of(System.getProperty("worker.classpath.file"))).strip();
+        String classPath = Files.readString(Path.of(System.getProperty("kafka.classpath.file"))).strip();
         assertThat(classPath.split(java.io.File.pathSeparator)).as("the worker's class path")
                 .noneMatch(entry -> entry.contains("pgoutput") || entry.contains("postgresql"))
                 .anyMatch(entry -> entry.contains("connect-runtime"));
@@ -70,17 +73,16 @@ class PluginArchiveSmokeIT {
             statement.execute(Files.readString(CONFIG_DIR.resolve("postgres-init.sql"), StandardCharsets.UTF_8));
         }
 
-        Properties brokerProps = new Properties();
-        brokerProps.put("auto.create.topics.enable", "true");
-        EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, brokerProps);
-        kafka.start();
-        started.add(kafka::stop);
-
-        ConnectWorkerProcess worker = ConnectWorkerProcess.start(classPath, pluginPath, kafka.bootstrapServers(),
-                workDir);
-        started.add(worker);
-        awaitWorker(worker, "the plugin listed by GET /connector-plugins", Duration.ofSeconds(120),
-                () -> worker.get("/connector-plugins").body().contains(CONNECTOR_CLASS));
+        ChildProcesses children = new ChildProcesses();
+        started.add(children::stopAll);
+        int[] brokerPorts = LoopbackPorts.take(2);
+        KafkaProcesses.startBroker(classPath, brokerPorts[0], brokerPorts[1], Map.of(), workDir, children);
+        String bootstrap = "127.0.0.1:" + brokerPorts[0];
+        int restPort = LoopbackPorts.take();
+        worker = KafkaProcesses.startWorker(classPath, bootstrap, restPort, pluginPath, Map.of(), workDir, children);
+        ConnectRest rest = new ConnectRest("http://127.0.0.1:" + restPort);
+        awaitWorker("the plugin listed by GET /connector-plugins", Duration.ofSeconds(120),
+                () -> rest.get("/connector-plugins").body().contains(CONNECTOR_CLASS));
 
         ObjectNode config = (ObjectNode) JSON.readTree(CONFIG_DIR.resolve("pgoutput-source.json").toFile());
         config.put("database.hostname", postgres.host());
@@ -88,12 +90,12 @@ class PluginArchiveSmokeIT {
         config.put("database.user", PostgresCluster.SUPERUSER);
         config.remove("database.password");
         config.put("spill.directory", workDir.resolve("spill").toString());
-        ConnectWorkerProcess.Response put = worker.put("/connectors/shop/config", JSON.writeValueAsString(config));
+        ConnectRest.Response put = rest.put("/connectors/shop/config", JSON.writeValueAsString(config));
         assertThat(put.status()).as("PUT /connectors/shop/config: %s", put.body()).isIn(200, 201);
-        awaitWorker(worker, "connector and task RUNNING", Duration.ofSeconds(60), () -> running(worker));
+        awaitWorker("connector and task RUNNING", Duration.ofSeconds(60), () -> rest.isRunning("shop"));
 
         // Changes made before the task has created its slot would not be decoded: wait for the slot in use.
-        awaitWorker(worker, "replication slot shop_connector active", Duration.ofSeconds(60),
+        awaitWorker("replication slot shop_connector active", Duration.ofSeconds(60),
                 () -> "t".equals(slotActive(postgres)));
         String marker = "smoke-" + UUID.randomUUID();
         postgres.execute("shop",
@@ -102,8 +104,11 @@ class PluginArchiveSmokeIT {
 
         Map<String, List<String>> values = new HashMap<>();
         List<String> topics = List.of("shop.public.customers", "shop.public.orders");
-        try (KafkaConsumer<byte[], byte[]> consumer = kafka.createConsumerAndSubscribeTo(
-                Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), topics.toArray(String[]::new))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG, "smoke-" + UUID.randomUUID()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(topics);
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             while (System.nanoTime() < deadline
                     && !topics.stream().allMatch(t -> values.getOrDefault(t, List.of()).stream().anyMatch(v -> v.contains(marker)))) {
@@ -111,12 +116,12 @@ class PluginArchiveSmokeIT {
                     String value = record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8);
                     values.computeIfAbsent(record.topic(), t -> new ArrayList<>()).add(value);
                 }
-                assertThat(worker.isAlive()).as("worker alive; log:%n%s", worker.logTail(80)).isTrue();
+                assertThat(worker.isAlive()).as("worker alive; log:%n%s", workerLogTail()).isTrue();
             }
         }
         for (String topic : topics) {
             assertThat(values.getOrDefault(topic, List.of())).as("records of %s; worker log:%n%s", topic,
-                    worker.logTail(80)).anyMatch(v -> v.contains(marker));
+                    workerLogTail()).anyMatch(v -> v.contains(marker));
         }
     }
 
@@ -139,32 +144,24 @@ class PluginArchiveSmokeIT {
         }
     }
 
-    /** Connector and its one task RUNNING; fails at once, with the trace, when either FAILED. */
-    private static boolean running(ConnectWorkerProcess worker) {
-        ConnectWorkerProcess.Response status = worker.get("/connectors/shop/status");
-        if (status.status() != 200) {
-            return false;
-        }
-        try {
-            JsonNode json = JSON.readTree(status.body());
-            List<String> states = new ArrayList<>(List.of(json.path("connector").path("state").asText()));
-            json.path("tasks").forEach(task -> states.add(task.path("state").asText()));
-            assertThat(states).as("connector and task states: %s", status.body()).doesNotContain("FAILED");
-            return states.size() == 2 && states.stream().allMatch("RUNNING"::equals);
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable status " + status.body(), e);
-        }
-    }
-
-    private static void awaitWorker(ConnectWorkerProcess worker, String what, Duration timeout, BooleanSupplier done)
-            throws InterruptedException {
+    private void awaitWorker(String what, Duration timeout, BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {
             assertThat(worker.isAlive()).as("worker process alive while waiting for %s; log:%n%s", what,
-                    worker.logTail(80)).isTrue();
-            assertThat(System.nanoTime()).as("waited %s for %s; worker log:%n%s", timeout, what, worker.logTail(80))
+                    workerLogTail()).isTrue();
+            assertThat(System.nanoTime()).as("waited %s for %s; worker log:%n%s", timeout, what, workerLogTail())
                     .isLessThan(deadline);
             Thread.sleep(500);
+        }
+    }
+
+    /** The last 80 lines of the worker's log, for failure messages. */
+    private String workerLogTail() {
+        try {
+            List<String> lines = Files.readAllLines(workDir.resolve("worker.log"), StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(worker log unreadable: " + e + ")";
         }
     }
 

@@ -2,7 +2,6 @@ package io.github.pgoutput.soak;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,9 +32,10 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.pgoutput.localrun.ChildProcesses;
-import io.github.pgoutput.localrun.ConnectorRegistration;
-import io.github.pgoutput.localrun.KafkaServices;
+import io.github.pgoutput.testing.LoopbackPorts;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
+import io.github.pgoutput.testing.kafka.ConnectRest;
+import io.github.pgoutput.testing.kafka.KafkaProcesses;
 import io.github.pgoutput.testing.PostgresCluster;
 
 /**
@@ -75,7 +75,7 @@ final class SoakServices implements AutoCloseable {
     SoakServices(Path projectRoot) throws IOException {
         this.root = projectRoot;
         this.workDir = Files.createTempDirectory("pgoutput-soak-");
-        Path classPathFile = projectRoot.resolve("local-run/target/kafka.classpath");
+        Path classPathFile = projectRoot.resolve("testing/target/kafka.classpath");
         if (!Files.isRegularFile(classPathFile)
                 || !Files.isDirectory(projectRoot.resolve("packaging/target/plugin/kafka-connect-pgoutput"))) {
             throw new IllegalStateException("no " + classPathFile + " or no plugin folder under "
@@ -83,9 +83,9 @@ final class SoakServices implements AutoCloseable {
                     + "-DskipTests");
         }
         this.kafkaClassPath = Files.readString(classPathFile).strip();
-        this.kafkaPort = freePort();
-        this.controllerPort = freePort();
-        this.restPort = freePort();
+        this.kafkaPort = LoopbackPorts.take();
+        this.controllerPort = LoopbackPorts.take();
+        this.restPort = LoopbackPorts.take();
     }
 
     Path workDir() {
@@ -139,7 +139,7 @@ final class SoakServices implements AutoCloseable {
         config.put("value.converter.schemas.enable", "false");
         config.put("topic.creation.default.replication.factor", "1");
         config.put("topic.creation.default.partitions", "1");
-        new ConnectorRegistration(rest()).register(CONNECTOR, config);
+        new ConnectRest(rest()).register(CONNECTOR, config);
         awaitSlotActive();
     }
 
@@ -160,7 +160,7 @@ final class SoakServices implements AutoCloseable {
 
     void startBroker() throws IOException, InterruptedException {
         // One partition for the consumer offsets topic and 64 MB segments: less log to recover after each kill -9.
-        broker = KafkaServices.startBroker(kafkaClassPath, kafkaPort, controllerPort,
+        broker = KafkaProcesses.startBroker(kafkaClassPath, kafkaPort, controllerPort,
                 Map.of("offsets.topic.num.partitions", "1", "log.segment.bytes", "67108864"), workDir, children);
     }
 
@@ -168,7 +168,7 @@ final class SoakServices implements AutoCloseable {
         // One worker that comes back with a new member id: without a short delay its lost assignment would wait for
         // the old member for the default 5 minutes. All plugins have ServiceLoader manifests; scanning the class path
         // by reflection instead would add some 20 s to every restart here.
-        worker = KafkaServices.startWorker(kafkaClassPath, bootstrap(), restPort, root.resolve("packaging/target/plugin"),
+        worker = KafkaProcesses.startWorker(kafkaClassPath, bootstrap(), restPort, root.resolve("packaging/target/plugin"),
                 Map.of("scheduled.rebalance.max.delay.ms", "1000", "plugin.discovery", "service_load",
                         "offset.storage.partitions", "1", "status.storage.partitions", "1"), workDir, children);
     }
@@ -383,9 +383,4 @@ final class SoakServices implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -2,7 +2,6 @@ package io.github.pgoutput.soak;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,9 +26,10 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.pgoutput.localrun.ChildProcesses;
-import io.github.pgoutput.localrun.ConnectorRegistration;
-import io.github.pgoutput.localrun.KafkaServices;
+import io.github.pgoutput.testing.LoopbackPorts;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
+import io.github.pgoutput.testing.kafka.ConnectRest;
+import io.github.pgoutput.testing.kafka.KafkaProcesses;
 import io.github.pgoutput.testing.PostgresCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -116,7 +116,7 @@ final class WorkerKillScenario implements AutoCloseable {
         this.root = projectRoot;
         this.settings = settings;
         this.log = log;
-        Path classPathFile = projectRoot.resolve("local-run/target/kafka.classpath");
+        Path classPathFile = projectRoot.resolve("testing/target/kafka.classpath");
         if (!Files.isRegularFile(classPathFile)
                 || !Files.isDirectory(projectRoot.resolve("packaging/target/plugin/kafka-connect-pgoutput"))) {
             throw new IllegalStateException("no " + classPathFile + " or no plugin folder under "
@@ -125,9 +125,9 @@ final class WorkerKillScenario implements AutoCloseable {
         }
         this.kafkaClassPath = Files.readString(classPathFile).strip();
         this.workDir = Files.createTempDirectory("pgoutput-worker-kill-");
-        this.kafkaPort = freePort();
-        this.controllerPort = freePort();
-        this.restPort = freePort();
+        this.kafkaPort = LoopbackPorts.take();
+        this.controllerPort = LoopbackPorts.take();
+        this.restPort = LoopbackPorts.take();
     }
 
     Path workDir() {
@@ -139,7 +139,7 @@ final class WorkerKillScenario implements AutoCloseable {
         postgres = PostgresCluster.start(17, Map.of("logical_decoding_work_mem", "'64kB'", "max_connections", "30",
                 "log_min_messages", "warning"));
         postgres.createDatabase(DATABASE);
-        KafkaServices.startBroker(kafkaClassPath, kafkaPort, controllerPort,
+        KafkaProcesses.startBroker(kafkaClassPath, kafkaPort, controllerPort,
                 Map.of("offsets.topic.num.partitions", "1", "log.segment.bytes", "67108864"), workDir, children);
     }
 
@@ -355,7 +355,7 @@ final class WorkerKillScenario implements AutoCloseable {
             insertRows(table, rows);
             Map<String, String> overrides = new TreeMap<>(Map.of("signal.data.collection", "public." + names.signalTable()));
             overrides.putAll(connectorOverrides);
-            new ConnectorRegistration(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
+            new ConnectRest(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
                     overrides));
             await("slot " + names.slot() + " active", () -> slotActive(names.slot()));
             return names;
@@ -367,19 +367,19 @@ final class WorkerKillScenario implements AutoCloseable {
             insertRows(table, rows);
             Map<String, String> overrides = new TreeMap<>(Map.of("snapshot.mode", "initial"));
             overrides.putAll(connectorOverrides);
-            new ConnectorRegistration(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
+            new ConnectRest(rest()).register(name, connectorConfig(guarantee, name, names.slot(), names.publication(), rows,
                     overrides));
             return names;
         }
         ObjectNode config = connectorConfig(guarantee, name, names.slot(), names.publication(), rows, connectorOverrides);
-        new ConnectorRegistration(rest()).register(name, config);
+        new ConnectRest(rest()).register(name, config);
         await("slot " + names.slot() + " active", () -> slotActive(names.slot()));
         return names;
     }
 
     /** Deletes the run's connector, slot, table and publication (its topic stays). */
     private void end(Names names) throws Exception {
-        new ConnectorRegistration(rest()).delete(names.connector());
+        new ConnectRest(rest()).deleteConnector(names.connector());
         await("slot " + names.slot() + " released", () -> !slotActive(names.slot()));
         execute("SELECT pg_drop_replication_slot('" + names.slot() + "')", "DROP TABLE " + names.table(),
                 "DROP TABLE " + names.signalTable(), "DROP PUBLICATION " + names.publication());
@@ -442,7 +442,7 @@ final class WorkerKillScenario implements AutoCloseable {
         props.put("scheduled.rebalance.max.delay.ms", "1000");
         props.putAll(guarantee.worker);
         props.putAll(settings.workerOverrides());
-        worker = KafkaServices.startWorker(kafkaClassPath, bootstrap(), new KafkaServices.WorkerSettings(restPort,
+        worker = KafkaProcesses.startWorker(kafkaClassPath, bootstrap(), new KafkaProcesses.WorkerSettings(restPort,
                 root.resolve("packaging/target/plugin").toString(), settings.workerHeap(),
                 List.of("-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"), props), workDir, children);
@@ -567,11 +567,6 @@ final class WorkerKillScenario implements AutoCloseable {
         return nanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nanos - from);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     /**
      * Stops the worker, the broker and PostgreSQL. The run's folder (broker and worker logs, Kafka's log directory,

@@ -1,5 +1,6 @@
 package io.github.pgoutput.soak;
 
+import io.github.pgoutput.testing.Nightly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * report goes to this test's output file.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
+@Nightly
 class SoakIT {
 
     @Test

@@ -2,7 +2,6 @@ package io.github.pgoutput.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -88,7 +87,7 @@ public final class PostgresCluster implements AutoCloseable {
                         ? Files.createTempDirectory("kcpg-pg" + setup.installation().majorVersion() + "-")
                         : Files.createDirectories(setup.baseDirectory());
                 OsCommands.giveToServerUser(base);
-                cluster = new PostgresCluster(setup.installation(), base, freePort());
+                cluster = new PostgresCluster(setup.installation(), base, LoopbackPorts.take());
                 cluster.initdb(setup.settings());
                 cluster.startServer();
                 if (setup.throwaway()) {
@@ -128,7 +127,7 @@ public final class PostgresCluster implements AutoCloseable {
             try {
                 Path base = Files.createTempDirectory("kcpg-pg" + majorVersion() + "-standby-");
                 OsCommands.giveToServerUser(base);
-                standby = new PostgresCluster(installation, base, freePort());
+                standby = new PostgresCluster(installation, base, LoopbackPorts.take());
                 standby.registerShutdownHook();
                 BaseBackup.take(this, standby.dataDirectory);
                 Files.write(standby.dataDirectory.resolve("postgresql.auto.conf"),
@@ -431,12 +430,6 @@ public final class PostgresCluster implements AutoCloseable {
             TestFiles.deleteRecursively(baseDirectory);
         } catch (IOException e) {
             // Temporary files only; the OS cleans them eventually.
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 

@@ -34,13 +34,7 @@ public final class TcpForwarder implements AutoCloseable {
 
     /** A forwarder on a free port of {@link PostgresCluster#HOST}, passing connections on to {@code server}. */
     public static TcpForwarder to(PostgresCluster server) {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getByName(PostgresCluster.HOST))) {
-            port = probe.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port for a forwarder: " + e.getMessage(), e);
-        }
-        TcpForwarder forwarder = new TcpForwarder(port);
+        TcpForwarder forwarder = new TcpForwarder(LoopbackPorts.take());
         forwarder.pointAt(server);
         return forwarder;
     }

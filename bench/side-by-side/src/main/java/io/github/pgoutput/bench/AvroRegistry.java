@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.github.pgoutput.localrun.ChildProcesses;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
 
 /**
  * Apicurio Registry 2.6.13 (in-memory storage) in its own JVM, for {@code --converter avro}: unpacked by

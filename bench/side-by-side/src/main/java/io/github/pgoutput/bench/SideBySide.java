@@ -3,7 +3,6 @@ package io.github.pgoutput.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,15 +19,16 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.github.pgoutput.localrun.ChildProcesses;
-import io.github.pgoutput.localrun.ConnectorRegistration;
-import io.github.pgoutput.localrun.KafkaServices;
+import io.github.pgoutput.testing.LoopbackPorts;
+import io.github.pgoutput.testing.kafka.ChildProcesses;
+import io.github.pgoutput.testing.kafka.ConnectRest;
+import io.github.pgoutput.testing.kafka.KafkaProcesses;
 import io.github.pgoutput.localrun.LocalPostgres;
 import io.github.pgoutput.testing.PostgresInstallation;
 
 /**
  * {@code bench/side-by-side.sh}: PostgreSQL 17, one KRaft broker and, per leg, a fresh distributed Connect worker
- * (separate JVMs, started by local-run's {@link KafkaServices}) with our plugin and Debezium's on one plugin.path.
+ * (separate JVMs, started by local-run's {@link KafkaProcesses}) with our plugin and Debezium's on one plugin.path.
  * Per workload and heap, each run has one leg per connector (order alternating between runs) on a fresh slot and
  * fresh topics, then the limits. Every measurement is appended as one JSON line to the results file.
  *
@@ -107,13 +107,13 @@ public final class SideBySide {
             statement.execute("CREATE PUBLICATION " + Workload.PUBLICATION + " FOR TABLE public.bench");
             record(Map.of("kind", "server", "version", Limits.single(statement, "SELECT version()")));
         }
-        int kafkaPort = freePort();
-        KafkaServices.startBroker(kafkaClassPath, kafkaPort, freePort(), Map.of(), workDir, children);
+        int kafkaPort = LoopbackPorts.take();
+        KafkaProcesses.startBroker(kafkaClassPath, kafkaPort, LoopbackPorts.take(), Map.of(), workDir, children);
         bootstrap = "127.0.0.1:" + kafkaPort;
         log("kafka broker at " + bootstrap);
         kafka = new KafkaProbe(bootstrap);
         if (options.avro()) {
-            registry = AvroRegistry.start(root, workDir, children, freePort());
+            registry = AvroRegistry.start(root, workDir, children, LoopbackPorts.take());
             log("schema registry started; every connector writes Avro");
         }
         limits = new Limits(pg, clientBin, bootstrap);
@@ -185,17 +185,17 @@ public final class SideBySide {
         }
         ChildProcesses workerProcesses = new ChildProcesses();
         children.onStop(workerProcesses::stopAll);
-        int restPort = freePort();
+        int restPort = LoopbackPorts.take();
         String pluginPath = contender.isCeiling() ? ceilingPluginPath().toString()
                 : root.resolve("packaging/target/plugin") + "," + root.resolve("bench/debezium-plugin/target/plugin");
         if (registry != null) {
             pluginPath += "," + AvroRegistry.pluginPath(root);
         }
         log(name + ": starting a worker (-Xmx" + heap + ")");
-        Process worker = KafkaServices.startWorker(kafkaClassPath, bootstrap,
-                new KafkaServices.WorkerSettings(restPort, pluginPath, heap, jvm, workerProperties(contender)), legDir,
+        Process worker = KafkaProcesses.startWorker(kafkaClassPath, bootstrap,
+                new KafkaProcesses.WorkerSettings(restPort, pluginPath, heap, jvm, workerProperties(contender)), legDir,
                 workerProcesses);
-        ConnectorRegistration rest = new ConnectorRegistration("http://127.0.0.1:" + restPort);
+        ConnectRest rest = new ConnectRest("http://127.0.0.1:" + restPort);
         ObjectNode config = contender.config(pg, workload, rows, name, legDir.resolve("spill"), bootstrap);
         if (!contender.isCeiling()) {
             options.connectorOverrides().forEach(config::put);
@@ -347,9 +347,9 @@ public final class SideBySide {
     }
 
     /** Removes what a leg left: its connector, its worker, its slot and its topics. */
-    private void endLeg(String name, ConnectorRegistration rest, ChildProcesses workerProcesses, Statement statement)
+    private void endLeg(String name, ConnectRest rest, ChildProcesses workerProcesses, Statement statement)
             throws Exception {
-        rest.delete(name);
+        rest.deleteConnector(name);
         workerProcesses.stopAll();
         Slots.drop(statement, name);
         kafka.deleteTopics(name);
@@ -443,11 +443,6 @@ public final class SideBySide {
         throw new IllegalStateException("no VmHWM in /proc/" + pid + "/status");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static void log(String line) {
         System.out.println(java.time.LocalTime.now().withNano(0) + " " + line);

@@ -1,0 +1,219 @@
+package io.github.pgoutput.connect.simulation;
+
+import io.github.pgoutput.connect.SnapshotPhase;
+import io.github.pgoutput.connect.TaskClock;
+import io.github.pgoutput.connect.TaskPipeline;
+import io.github.pgoutput.connect.ConnectorSettings;
+import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.pgoutput.DecoderSettings;
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.StreamingMode;
+import io.github.pgoutput.replication.ReplicationConnectionLostException;
+import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.Setting;
+import io.github.pgoutput.replication.TypeCatalog;
+import io.github.pgoutput.snapshot.InitialSnapshot;
+import io.github.pgoutput.snapshot.SlotState;
+import io.github.pgoutput.snapshot.SnapshotMode;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.SnapshotPlanner;
+import io.github.pgoutput.snapshot.StoredOffset;
+import io.github.pgoutput.spill.SpillContext;
+import io.github.pgoutput.spill.TransactionSpill;
+import io.github.pgoutput.spill.TransactionSpills;
+
+/**
+ * The simulated PostgreSQL: one slot over a seeded WAL history, and the {@link TaskPipeline} each task gets.
+ *
+ * <p>The slot holds confirmed_flush (what the server heard in status updates, docs/pgoutput-protocol.md §2.4: it never moves back) and
+ * two_phase_at (set for good by the first session started with two-phase decoding, docs/pgoutput-protocol.md §5.3/6.5). A session starts
+ * at S = max(resumeFrom, confirmed_flush) (docs/pgoutput-protocol.md §2.1) and sends what {@link SimulatedWalSender} derives.
+ *
+ * <p>Faults: a connection loss at chosen read calls (numbered across the run), spill failures at chosen spill
+ * operations. Single-threaded, like the simulated Connect runtime that drives it.
+ */
+final class SimulatedPostgres {
+
+    static final String SLOT = "sim_slot";
+
+    private final SimulatedWal wal;
+    private final SimulatedClock clock;
+    private final SplittableRandom random;
+    private final Set<Long> lossAtRead;
+    private final Set<Long> spillFailAt;
+    private final Path spillRoot;
+    private final Consumer<Lsn> onDeclared;
+    private final SimulationStats stats;
+    private final long[] spillOperations = new long[1];
+    private Lsn confirmedFlush = Lsn.INVALID;
+    private Lsn twoPhaseAt;
+    private long reads;
+    private int sessions;
+    private SimulatedStream current;
+
+    SimulatedPostgres(SimulatedWal wal, SimulatedClock clock, long seed, Set<Long> lossAtRead, Set<Long> spillFailAt, Path spillRoot,
+                      Consumer<Lsn> onDeclared, SimulationStats stats) {
+        this.wal = wal;
+        this.clock = clock;
+        this.random = new SplittableRandom(seed);
+        this.lossAtRead = lossAtRead;
+        this.spillFailAt = spillFailAt;
+        this.spillRoot = spillRoot;
+        this.onDeclared = onDeclared;
+        this.stats = stats;
+    }
+
+    /** The pipeline factory of the task instances of this run. */
+    TaskPipeline.Factory pipelines() {
+        return Pipeline::new;
+    }
+
+    Lsn confirmedFlush() {
+        return confirmedFlush;
+    }
+
+    /** two_phase_at of the slot, or null while two-phase decoding is off. */
+    Lsn twoPhaseAt() {
+        return twoPhaseAt;
+    }
+
+    SimulatedWal wal() {
+        return wal;
+    }
+
+    /** True when the current session has sent everything (the workload is quiet for the task). */
+    boolean drained() {
+        return current != null && current.drained();
+    }
+
+    int sessions() {
+        return sessions;
+    }
+
+    boolean loseConnectionNow() {
+        reads++;
+        if (lossAtRead.contains(reads)) {
+            stats.fault("CONNECTION_LOSS");
+            return true;
+        }
+        return false;
+    }
+
+    long reads() {
+        return reads;
+    }
+
+    ReplicationConnectionLostException connectionLost(String why) {
+        return new ReplicationConnectionLostException(Setting.HOSTNAME, "simulated: " + why + " (read " + reads + ")", null);
+    }
+
+    /** A status update reached the server: confirmed_flush moves forward only (docs/pgoutput-protocol.md §2.4). */
+    void statusUpdate(Lsn flush) {
+        if (flush.isValid() && flush.isAfter(confirmedFlush)) {
+            confirmedFlush = flush;
+        }
+    }
+
+    void declared(Lsn lsn) {
+        onDeclared.accept(lsn);
+    }
+
+    void frameSent() {
+        stats.count("frames");
+    }
+
+    void closed(SimulatedStream stream) {
+        if (current == stream) {
+            current = null;
+        }
+    }
+
+    private SimulatedStream open(Lsn resumeFrom, PgOutputSourceConnectorConfig config) {
+        Lsn start = Lsn.max(resumeFrom, confirmedFlush);
+        int protocol = Integer.parseInt(config.protocolVersion().configValue());
+        StreamingMode streaming = config.streaming().orElse(StreamingMode.OFF);
+        DecoderSettings settings = new DecoderSettings(protocol, streaming);
+        if (config.preparedTransactionMode() == PreparedTransactionMode.STAGE && twoPhaseAt == null) {
+            twoPhaseAt = start; // docs/pgoutput-protocol.md §5.3: START with two_phase flips the slot for good, two_phase_at = start LSN
+        }
+        sessions++;
+        var session = new SimulatedWalSender.Session(start, twoPhaseAt, settings, config.messagesEnabled());
+        current = new SimulatedStream(this, SimulatedWalSender.script(wal, session, random.split()), resumeFrom, start,
+                settings);
+        return current;
+    }
+
+    /** The pipeline of one task instance. */
+    private final class Pipeline implements TaskPipeline {
+        private final PgOutputSourceConnectorConfig config;
+
+        Pipeline(PgOutputSourceConnectorConfig config) {
+            this.config = config;
+        }
+
+        /**
+         * The real start-up decision of snapshot.mode=no_data over the simulated slot (it exists, is usable and
+         * inactive at a task start): a stored offset the slot can no longer serve fails the task, as on a server.
+         */
+        @Override
+        public SnapshotPlan plan(Map<String, Object> stored) {
+            StoredOffset offset = SnapshotPhase.storedOffset(stored);
+            SlotState slot = InitialSnapshot.usableSlot(confirmedFlush, confirmedFlush, false, offset);
+            return SnapshotPlanner.decide(SnapshotMode.NO_DATA, offset, slot, SLOT);
+        }
+
+        @Override
+        public void dropLostSlot() {
+            throw new UnsupportedOperationException("the simulated slot is never lost");
+        }
+
+        @Override
+        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
+                                           Map<String, ?> partition) {
+            throw new UnsupportedOperationException("the simulation runs snapshot.mode=no_data");
+        }
+
+        @Override
+        public TransactionSpill openSpill() {
+            TransactionSpill real = TransactionSpills.open(new SpillContext(SLOT, ConnectorSettings.spill(config).withDirectory(spillRoot),
+                    () -> {
+                        throw new SQLException("the simulation has no SQL connection");
+                    }));
+            return new SimulatedSpill(real, spillOperations, spillFailAt::contains, () -> stats.fault("SPILL_IO_ERROR"));
+        }
+
+        @Override
+        public ReplicationStream openStream(Lsn resumeFrom) {
+            return open(resumeFrom, config);
+        }
+
+        @Override
+        public TypeCatalog typeCatalog() {
+            return oids -> Map.of(); // int4, int8 and text only: built in, never asked for
+        }
+
+        @Override
+        public void refreshRetainedWal(StreamingMetrics metrics) {
+        }
+
+        @Override
+        public TaskClock clock() {
+            return clock;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

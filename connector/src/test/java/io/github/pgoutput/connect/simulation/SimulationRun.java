@@ -1,0 +1,185 @@
+package io.github.pgoutput.connect.simulation;
+
+import io.github.pgoutput.connect.record.LifecycleHeaders;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import io.github.pgoutput.connect.simulation.SimulationScript.Fault;
+import io.github.pgoutput.connect.simulation.SimulationScript.FaultKind;
+
+/**
+ * Runs one {@link SimulationScript}: the simulated server, the real task inside the simulated Connect runtime, the
+ * faults at their steps; then, faults over, lets the workload quiesce, takes a last clean flush and asks the oracle.
+ * Deterministic: the same script gives the same run.
+ */
+final class SimulationRun {
+
+    /** What a run found. */
+    record Result(SimulationScript script, List<String> violations, SimulationStats stats) {
+        boolean failed() {
+            return !violations.isEmpty();
+        }
+
+        /**
+         * The kind of the first violation (the word before its colon, with the permanent error's gist), and which
+         * configuration changes the script makes: seeds are grouped, and shrunk, by kind.
+         */
+        String kind() {
+            if (violations.isEmpty()) {
+                return "";
+            }
+            String first = violations.get(0);
+            String kind = first.split(":", 2)[0];
+            if (kind.equals("TASK_FAILED")) {
+                kind += first.contains("no Relation message") ? "(relation unknown)"
+                        : first.contains("must not lie before") ? "(tx_lsn before lsn)" : "(other)";
+            }
+            boolean stage = script.faults().stream().anyMatch(f -> f.change() == SimulationConfig.Change.STAGE)
+                    && script.config().allows(SimulationConfig.Change.STAGE);
+            boolean change = script.faults().stream().anyMatch(f -> f.change() != null && f.change() != SimulationConfig.Change.STAGE);
+            return kind + (stage ? " with stage switch" : change ? " with config change" : " under faults only");
+        }
+    }
+
+    private static final int QUIESCE_STEPS = 4_000;
+
+    private SimulationRun() {
+    }
+
+    static Result run(SimulationScript script) {
+        Path spill;
+        try {
+            spill = Files.createTempDirectory("pgoutput-sim-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            return run(script, spill);
+        } finally {
+            delete(spill);
+        }
+    }
+
+    private static Result run(SimulationScript script, Path spillDirectory) {
+        SimulationStats stats = new SimulationStats();
+        List<String> violations = new ArrayList<>();
+        SimulatedWal wal = script.history().layout();
+        SplittableRandom random = new SplittableRandom(script.seed() ^ 0x5DEECE66DL);
+        Set<Long> lossAtRead = new HashSet<>();
+        Set<Long> spillFailAt = new HashSet<>();
+        Set<Long> flushFailAt = new HashSet<>();
+        Map<Long, Fault> restarts = new HashMap<>();
+        for (Fault fault : script.faults()) {
+            switch (fault.kind()) {
+                case CONNECTION_LOSS -> lossAtRead.add(fault.at());
+                case SPILL_IO_ERROR -> spillFailAt.add(fault.at());
+                case FLUSH_FAILURE -> flushFailAt.add(fault.at());
+                case TASK_KILL, TASK_RESTART -> restarts.putIfAbsent(fault.at(), fault);
+            }
+        }
+        SimulatedClock clock = new SimulatedClock();
+        SimulatedKafka kafka = new SimulatedKafka(random.split());
+        SimulationOracle oracle = new SimulationOracle(wal, script.config().messages());
+        SimulatedPostgres[] server = new SimulatedPostgres[1];
+        server[0] = new SimulatedPostgres(wal, clock, random.nextLong(), lossAtRead, spillFailAt, spillDirectory, lsn -> {
+            String problem = oracle.checkConfirmed(lsn, server[0].twoPhaseAt(), kafka);
+            if (problem != null && violations.stream().noneMatch(v -> v.startsWith("CONFIRMED_PAST_UNACKNOWLEDGED"))) {
+                violations.add("CONFIRMED_PAST_UNACKNOWLEDGED: " + problem);
+            }
+        }, stats);
+        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory,
+                script.acknowledgesAtCommit());
+        SimulationConfig config = script.config();
+        boolean metadataAlways = config.metadata();
+        boolean stageUsed = config.stage();
+        connect.start(config);
+        long flushes = 0;
+        long nextFlush = 3 + random.nextInt(12);
+        long lastFault = script.faults().stream().mapToLong(Fault::at).max().orElse(0);
+        long mainSteps = Math.max(lastFault, wal.records().size()) * 3L + 50;
+        for (long step = 1; step <= mainSteps && connect.failure() == null; step++) {
+            Fault restart = restarts.get(step);
+            if (restart != null) {
+                stats.fault(restart.kind().name());
+                if (restart.kind() == FaultKind.TASK_KILL) {
+                    connect.kill();
+                } else {
+                    connect.stopCleanly();
+                }
+                if (restart.change() != null && config.allows(restart.change())) {
+                    config = config.with(restart.change());
+                    stats.fault("CONFIG_CHANGE_" + restart.change());
+                }
+                metadataAlways &= config.metadata();
+                stageUsed |= config.stage();
+                connect.start(config);
+            }
+            connect.poll();
+            clock.advance(1 + random.nextInt(50));
+            connect.acknowledgeSome(1 + random.nextInt(4));
+            if (step == nextFlush) {
+                flushes++;
+                boolean fails = flushFailAt.contains(flushes);
+                if (fails) {
+                    stats.fault("FLUSH_FAILURE");
+                }
+                connect.flush(fails);
+                nextFlush = step + 2 + random.nextInt(15);
+            }
+        }
+        // Quiesce: no more faults; every acknowledgement arrives, until the server has sent everything and the task idles.
+        lossAtRead.clear();
+        spillFailAt.clear();
+        boolean quiet = false;
+        for (int step = 0; step < QUIESCE_STEPS && connect.failure() == null; step++) {
+            connect.poll();
+            connect.acknowledgeAll();
+            if (step % 10 == 9) {
+                connect.flush(false);
+            }
+            if (server[0].drained() && connect.inFlight() == 0 && connect.emptyPolls() >= 3) {
+                quiet = true;
+                break;
+            }
+        }
+        connect.flush(false);
+        if (connect.failure() != null) {
+            violations.add("TASK_FAILED: " + connect.failure());
+        } else if (!quiet) {
+            violations.add("NOT_QUIESCED: the task did not catch up within " + QUIESCE_STEPS + " polls after the faults");
+        }
+        if (connect.failure() == null) {
+            violations.addAll(oracle.check(kafka, server[0].twoPhaseAt(), stageUsed && metadataAlways));
+        }
+        if (Boolean.getBoolean("simulation.dump")) {
+            kafka.logs().forEach((topic, records) -> records.forEach(r -> System.out.println(topic + " lsn=" + SimulatedKafka.header(r, LifecycleHeaders.LSN)
+                    + " outcome=" + SimulatedKafka.header(r, LifecycleHeaders.OUTCOME) + " gid=" + SimulatedKafka.header(r, LifecycleHeaders.GID)
+                    + " order=" + SimulatedKafka.header(r, LifecycleHeaders.TX_ORDER) + " offset=" + r.sourceOffset())));
+        }
+        stats.add("transactions", script.history().items().stream().filter(i -> i != null && i.isTransaction()).count());
+        stats.add("sessions", server[0].sessions());
+        stats.add("kafka transactions committed", connect.transactionsCommitted());
+        return new Result(script, violations, stats);
+    }
+
+    private static void delete(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a temp directory left behind
+        }
+    }
+
+}
