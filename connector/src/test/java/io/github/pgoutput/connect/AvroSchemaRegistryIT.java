@@ -183,7 +183,7 @@ class AvroSchemaRegistryIT {
         db.execute("CREATE TYPE level AS ENUM ('low', 'high')",
                 "CREATE TABLE evolving (id int PRIMARY KEY, amount int NOT NULL, label varchar(10), gone text NOT NULL DEFAULT 'g',"
                         + " lvl level)");
-        // In the full matrix (bench/it-matrix.sh) one worker cluster and registry serve every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster and registry serve every version: names per version.
         String name = "avro-evolution-" + db.majorVersion();
         String prefix = "evo" + db.majorVersion();
         connect.configureConnector(name, avroConnector(db, prefix, "avro_evolution_slot"));

@@ -48,7 +48,7 @@ class ExactlyOnceSourceIT {
 
     /** The workload, the restart and the worker loss, with {@code transaction.boundary} {@code boundary}. */
     private static void run(PostgresDatabase db, String prefix, String boundary) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: the worker the run on
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: the worker the run on
         // the previous version stopped is replaced, and names are per version.
         connect.restoreWorkers();
         String name = prefix + db.majorVersion();

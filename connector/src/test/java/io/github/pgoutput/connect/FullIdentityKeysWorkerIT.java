@@ -43,7 +43,7 @@ class FullIdentityKeysWorkerIT {
 
     @PostgresTest(representative = 16)
     void fullIdentityRowsWithNullsAreKeyedByThePrimaryKeyOrNullAndTheTaskKeepsRunning(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "fk" + db.majorVersion();
         db.execute("CREATE TABLE f (id bigint PRIMARY KEY, note text)",
                 "ALTER TABLE f REPLICA IDENTITY FULL",

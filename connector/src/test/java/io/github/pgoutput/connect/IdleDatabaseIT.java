@@ -35,7 +35,7 @@ class IdleDatabaseIT {
 
     @PostgresTest(representative = 18)
     void slotOfAnIdleDatabaseRetainsBoundedWal(PostgresDatabase db, PostgresCluster cluster) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "idle" + db.majorVersion();
         db.execute("CREATE TABLE quiet (id bigint PRIMARY KEY)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "idle_slot");

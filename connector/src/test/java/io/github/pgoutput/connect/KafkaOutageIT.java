@@ -34,7 +34,7 @@ class KafkaOutageIT {
 
     @PostgresTest(representative = 15)
     void slotIsNotConfirmedPastDataKafkaDoesNotHave(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "outage" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "outage_slot");

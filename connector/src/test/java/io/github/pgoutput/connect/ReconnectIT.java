@@ -37,7 +37,7 @@ class ReconnectIT {
 
     @PostgresTest(representative = 15)
     void taskReconnectsAfterItsWalsenderIsTerminatedAndLosesNothing(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "reconnect" + db.majorVersion();
         String topic = name + ".public.t";
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text)");

@@ -31,7 +31,7 @@ class SharedSlotIT {
 
     @PostgresTest(representative = 15)
     void secondConnectorOnAnExistingSlotFailsAndLeavesTheSlotToItsConsumer(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String nameA = "a" + db.majorVersion();
         String nameB = "b" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, v int NOT NULL)", "INSERT INTO t SELECT g, g FROM generate_series(1, 100) g");

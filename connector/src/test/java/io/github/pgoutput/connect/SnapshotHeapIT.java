@@ -41,7 +41,7 @@ class SnapshotHeapIT {
 
     @PostgresTest(representative = 18)
     void twoMillionRowsAreSnapshottedByAWorkerWithA256MbHeap(PostgresDatabase db, @TempDir Path dir) throws Exception {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "heap" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");

@@ -47,7 +47,7 @@ class SnapshotRestartIT {
 
     @PostgresTest(representative = 17)
     void snapshotInterruptedByAStopIsTakenAgainAndTheTopicRebuildsTheTable(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "rs" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");

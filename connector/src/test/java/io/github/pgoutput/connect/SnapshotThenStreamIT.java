@@ -45,7 +45,7 @@ class SnapshotThenStreamIT {
 
     @PostgresTest(representative = 15)
     void snapshotThenStreamRebuildsEveryTableWhileAWorkloadRuns(PostgresDatabase db) throws Exception {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "snap" + db.majorVersion();
         db.execute("CREATE TABLE big (id bigint PRIMARY KEY, v int NOT NULL)",
                 "CREATE TABLE small_a (id bigint PRIMARY KEY, v int NOT NULL)",

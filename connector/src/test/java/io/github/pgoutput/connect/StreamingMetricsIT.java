@@ -40,7 +40,7 @@ class StreamingMetricsIT {
 
     @PostgresTest(representative = 17, logicalDecodingWorkMem = "64kB")
     void metricsFollowTheWorkload(PostgresDatabase db) throws Exception {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String prefix = "met" + db.majorVersion();
         String name = "metrics" + db.majorVersion();
         db.execute("CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL)");

@@ -28,7 +28,7 @@ class WhenNeededIT {
 
     @PostgresTest(representative = 18)
     void whenNeededSnapshotsAgainAfterTheSlotWasDroppedAndInitialFailsNamingWhenNeeded(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: names per version.
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: names per version.
         String name = "wn" + db.majorVersion();
         db.execute("CREATE TABLE t (id bigint PRIMARY KEY, v int NOT NULL)", "INSERT INTO t SELECT g, g FROM generate_series(1, 1000) g");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "wn_slot");

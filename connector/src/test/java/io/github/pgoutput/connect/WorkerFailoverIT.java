@@ -36,7 +36,7 @@ class WorkerFailoverIT {
 
     @PostgresTest(representative = 16)
     void taskMovesToAnotherWorkerLosesNothingAndACleanRestartRepeatsNothing(PostgresDatabase db) {
-        // In the full matrix (bench/it-matrix.sh) one worker cluster serves every version: the worker the run on
+        // In the full matrix (.ci/nightly) one worker cluster serves every version: the worker the run on
         // the previous version stopped is replaced, and names are per version.
         connect.restoreWorkers();
         String name = "failover" + db.majorVersion();

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Parameters of type {@link PostgresDatabase} and {@link PostgresCluster} are injected.
  *
  * <p>A slow test names a {@link #representative()} version: the ordinary build runs it on that version only, and
- * {@code -Dpg.matrix=full} ({@code bench/it-matrix.sh}) runs it on every selected version like any other test.
+ * {@code -Dpg.matrix=full} ({@code .ci/nightly}) runs it on every selected version like any other test.
  *
  * <p>The servers are started once per test JVM and stopped and deleted when it finishes, also when tests fail.
  */

@@ -38,7 +38,7 @@ class KafkaProcessesIT {
             assertThatThrownBy(() -> KafkaProcesses.startBroker(classPath, brokerPort, taken.getLocalPort(), Map.of(),
                     workDir, children))
                     .isInstanceOfSatisfying(KafkaProcesses.StartFailure.class, failure -> {
-                        assertThat(failure.portInUse()).isTrue();
+                        assertThat(failure.portInUse()).as("port in use; the failure: %s", failure.getMessage()).isTrue();
                         assertThat(failure.getMessage()).contains("the Kafka broker exited")
                                 .contains(workDir.resolve("broker.log").toString())
                                 .contains("Address already in use");
