@@ -22,11 +22,22 @@ class ChildProcessesTest {
         return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3]);
     }
 
+    private static void awaitCommand(long pid, String command) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!Files.readAllLines(Path.of("/proc/" + pid + "/comm")).get(0).strip().equals(command)) {
+            assertThat(System.nanoTime()).as("process %d runs %s within 10 s", pid, command).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
     @Test
     void eachProcessRunsInASessionOfItsOwnSoCtrlCInTheTerminalDoesNotReachIt(@TempDir Path dir) throws Exception {
         ChildProcesses children = new ChildProcesses();
         try {
             Process sleeper = children.start("sleeper", List.of("sleep", "30"), dir.resolve("sleeper.log"));
+            // setsid(1) calls setsid() and then execs the command in place: until the exec, /proc shows the
+            // session setsid was started in. Once the process runs the command, its session is final.
+            awaitCommand(sleeper.pid(), "sleep");
 
             assertThat(sessionOf(sleeper.pid())).as("its own session, led by the started process itself").isEqualTo(sleeper.pid());
             assertThat(sessionOf(sleeper.pid())).isNotEqualTo(sessionOf(ProcessHandle.current().pid()));
