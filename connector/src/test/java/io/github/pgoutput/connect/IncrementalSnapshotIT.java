@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
 
@@ -183,6 +184,7 @@ class IncrementalSnapshotIT {
         db.execute("DROP PUBLICATION incr_kafka_pub");
     }
 
+    @Nightly
     @PostgresTest(representative = 15)
     void aNewlyCapturedTableIsSnapshottedAloneWithSnapshotNewTablesIncremental(PostgresDatabase db) throws Exception {
         String name = "incr-new-" + db.majorVersion();

@@ -38,7 +38,7 @@ class SnapshotThenStreamIT {
     /** Rows of the big table: {@code -Dsnapshot.stream.rows}, 2,000,000 in {@code .ci/nightly}. */
     private static final int BIG_ROWS = Integer.getInteger("snapshot.stream.rows", 600_000);
     /** Changed by the test itself once the snapshot is running: its snapshot image is the value before. */
-    private static final long CHANGED_DURING_SNAPSHOT = 1_900_000;
+    private static final long CHANGED_DURING_SNAPSHOT = BIG_ROWS * 19L / 20;
 
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();

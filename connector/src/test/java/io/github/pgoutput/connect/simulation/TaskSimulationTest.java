@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * every confirmation. A failing seed is printed with its configuration and event script, shrunk to a small
  * reproduction.
  *
- * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 3000 in {@code mvn verify}; {@code .ci/nightly} and
+ * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 2000 in {@code mvn verify}; {@code .ci/nightly} and
  * {@code bench/simulate.sh} run 100,000) from {@code -Dsimulation.firstSeed} (default 1);
  * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run. The same scripts run again under
  * Connect's exactly-once task ({@code -Dsimulation.exactlyOnceSeeds=N}, default 2000): acknowledgements only at the
@@ -60,7 +60,7 @@ class TaskSimulationTest {
 
     @Test
     void everyCommittedChangeReachesKafkaAndNothingAbortedDoesUnderFaults() throws IOException {
-        simulate(Long.getLong("simulation.seeds", 3_000L), SimulationScript::draw, "simulation-summary.txt");
+        simulate(Long.getLong("simulation.seeds", 2_000L), SimulationScript::draw, "simulation-summary.txt");
     }
 
     /**
