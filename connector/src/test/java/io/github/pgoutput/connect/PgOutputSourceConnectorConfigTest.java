@@ -319,6 +319,42 @@ public class PgOutputSourceConnectorConfigTest {
     }
 
     @Test
+    void readsDebeziumsHexPlaceholderAsTheTextItsBytesSpell() {
+        assertThat(new PgOutputSourceConnectorConfig(with("unavailable.value.placeholder", "hex:5f5f746f617374")).unavailableValuePlaceholder())
+                .isEqualTo("__toast");
+        assertThat(new PgOutputSourceConnectorConfig(with("unavailable.value.placeholder", "plain")).unavailableValuePlaceholder())
+                .isEqualTo("plain");
+    }
+
+    @Test
+    void readsDebeziumsNameOfTheSnapshotTableListAndRefusesBothNamesAtOnce() {
+        PgOutputSourceConnectorConfig debeziums = new PgOutputSourceConnectorConfig(with("snapshot.include.collection.list", "public\\.orders"));
+
+        assertThat(debeziums.snapshotIncludeList()).extracting(java.util.regex.Pattern::pattern).containsExactly("public\\.orders");
+        assertThat(allErrors(CrossKeyRules.validate(with("snapshot.include.collection.list", "a", "snapshot.include.list", "b"))))
+                .containsOnlyKeys("snapshot.include.collection.list");
+        assertThat(allErrors(CrossKeyRules.validate(with("snapshot.include.collection.list", "a", "snapshot.mode", "no_data"))))
+                .containsOnlyKeys("snapshot.include.collection.list");
+    }
+
+    @Test
+    void matchesTheTableAndSchemaListsIgnoringCaseAsDebeziumDoes() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(with("table.include.list", "PUBLIC\\.Orders",
+                "schema.include.list", "Public"));
+
+        assertThat(ConnectorSettings.captured(config, "public", "orders")).isTrue();
+        assertThat(ConnectorSettings.captured(config, "public", "order_lines")).isFalse();
+    }
+
+    @Test
+    void namesTheHeartbeatTopicAfterTopicHeartbeatNameWhenSet() {
+        assertThat(io.github.pgoutput.connect.record.TopicNames.of(new PgOutputSourceConnectorConfig(
+                with("topic.heartbeat.name", "shop-heartbeats"))).heartbeat()).isEqualTo("shop-heartbeats");
+        assertThat(io.github.pgoutput.connect.record.TopicNames.of(new PgOutputSourceConnectorConfig(minimal())).heartbeat())
+                .isEqualTo("__debezium-heartbeat.shop");
+    }
+
+    @Test
     void reportsEachMissingRequiredKeyOnThatKey() {
         Config config = CrossKeyRules.validate(Map.of());
 
