@@ -48,6 +48,13 @@ final class CrossKeyRules {
     private CrossKeyRules() {
     }
 
+    /** The keys without a default, each with what its value is, for the error that it is missing. */
+    private static final Map<String, String> REQUIRED_KEYS = Map.of(
+            PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG, "the PostgreSQL server's host name or address",
+            PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG, "the role to connect as, with the REPLICATION attribute",
+            PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG, "the database to capture",
+            PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, "a name for this database server; every topic name starts with it");
+
     /**
      * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
      * from the ConfigDef, then the Debezium keys this connector refuses ({@link UnsupportedDebeziumKeys}), Debezium's
@@ -61,8 +68,16 @@ final class CrossKeyRules {
             byKey.put(value.name(), value);
         }
         // A missing topic.prefix whose pre-2.0 name is given: its own error, with the value to write, replaces
-        // ConfigDef's bare "missing" (allProblems adds it).
+        // ConfigDef's bare "missing" (allProblems adds it); the other missing keys get what to write added.
         LegacyDebeziumKeys.missingTopicPrefix(given).ifPresent(p -> byKey.put(p.key(), new ConfigValue(p.key())));
+        REQUIRED_KEYS.forEach((key, what) -> {
+            ConfigValue value = byKey.get(key);
+            if (value != null && !given.containsKey(key) && !value.errorMessages().isEmpty()) {
+                List<String> messages = new ArrayList<>(value.errorMessages());
+                value.errorMessages().clear();
+                messages.forEach(m -> value.addErrorMessage(m + " Write " + key + "=<" + what + ">"));
+            }
+        });
         Map<String, Object> parsed = new LinkedHashMap<>();
         byKey.forEach((key, value) -> {
             if (value.errorMessages().isEmpty()) {

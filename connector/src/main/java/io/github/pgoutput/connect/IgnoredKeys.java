@@ -90,6 +90,10 @@ final class IgnoredKeys {
             new DebeziumFeature("database.initial.statements", "SQL statements run on each new connection", "this connector"
                     + " runs no SQL of the user's on its connections; set session defaults on the role instead (ALTER ROLE ..."
                     + " SET ...), and remove the key"),
+            new DebeziumFeature("include.schema.changes", "schema change events", "Debezium's PostgreSQL connector writes"
+                    + " none either; remove it"),
+            new DebeziumFeature("schema.refresh.mode", "refreshing its cached table schemas", "this connector takes each"
+                    + " change's columns from the Relation messages PostgreSQL sends before it; remove it"),
             new DebeziumFeature("snapshot.mode.", "the settings of snapshot.mode=configuration_based or custom, which the"
                     + " snapshot.mode set here does not read", "remove it"));
 
