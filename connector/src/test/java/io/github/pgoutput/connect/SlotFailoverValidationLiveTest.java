@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@code validate()} with {@code slot.failover=true} against a live server: below PostgreSQL 17 the refusal is shown on
  * {@code slot.failover}, naming the server's version and the fix; from 17 on the key has no error. No Connect worker:
- * the REST validation only lists what {@code validate()} returns (LiveValidationIT shows that path).
+ * the REST validation only lists what {@code validate()} returns (PgOutputSourceConnectorValidationIT shows that path).
  */
-class SlotFailoverValidationIT {
+class SlotFailoverValidationLiveTest {
 
     @PostgresTest(maxVersion = 16)
     @Timeout(60)
