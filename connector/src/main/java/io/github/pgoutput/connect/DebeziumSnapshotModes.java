@@ -35,6 +35,13 @@ final class DebeziumSnapshotModes {
     static final List<String> KEYS = List.of(SNAPSHOT_DATA_CONFIG, SNAPSHOT_SCHEMA_CONFIG, START_STREAM_CONFIG,
             SNAPSHOT_ON_SCHEMA_ERROR_CONFIG, SNAPSHOT_ON_DATA_ERROR_CONFIG, CUSTOM_NAME_CONFIG);
 
+    /**
+     * Modes of Debezium's connectors with a schema history, each with the PostgreSQL mode that reads the same rows: they
+     * snapshot (or recover) the schemas only, which PostgreSQL connectors do not keep, and then stream.
+     */
+    private static final Map<String, String> HISTORY_MODES = Map.of("recovery", "no_data", "schema_only", "no_data",
+            "schema_only_recovery", "no_data");
+
     private DebeziumSnapshotModes() {
     }
 
@@ -46,6 +53,12 @@ final class DebeziumSnapshotModes {
                 String text = value == null ? "" : value.toString().trim();
                 if (text.equalsIgnoreCase(CONFIGURATION_BASED)) {
                     return; // what it amounts to depends on other keys: problem(...)
+                }
+                String historyMode = HISTORY_MODES.get(text.toLowerCase(java.util.Locale.ROOT));
+                if (historyMode != null) {
+                    throw new ConfigException(name, value, text + " is a mode of Debezium's connectors that keep a schema history"
+                            + " (MySQL, SQL Server, ...), not of its PostgreSQL connector, which refuses it too; write " + name + "="
+                            + historyMode);
                 }
                 if (text.equalsIgnoreCase(CUSTOM)) {
                     throw new ConfigException(name, value, "custom loads a Debezium Snapshotter class, which this connector"

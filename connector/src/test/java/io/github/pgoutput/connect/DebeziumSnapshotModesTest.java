@@ -84,6 +84,13 @@ class DebeziumSnapshotModesTest {
                 .asString().contains("Snapshotter class").contains("initial, no_data, initial_only, when_needed, always");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"recovery", "schema_only", "schema_only_recovery"})
+    void theModesOfConnectorsWithASchemaHistoryAreRefusedNamingThePostgresModeThatReadsTheSameRows(String mode) {
+        assertThat(errorsOn(with("snapshot.mode", mode), "snapshot.mode")).singleElement().asString()
+                .contains("schema history").contains("write snapshot.mode=no_data");
+    }
+
     @Test
     void alwaysIsExactlyOnceOnlyWithARequiredExactlyOnceSupportLikeTheOtherSnapshottingModes() {
         PgOutputSourceConnector connector = new PgOutputSourceConnector(null);
