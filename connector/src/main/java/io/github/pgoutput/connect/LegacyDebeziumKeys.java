@@ -42,9 +42,6 @@ final class LegacyDebeziumKeys {
     static final String HEARTBEAT_TOPICS_PREFIX = "heartbeat.topics.prefix";
     static final String DATABASE_INCLUDE_LIST = "database.include.list";
     static final String DATABASE_EXCLUDE_LIST = "database.exclude.list";
-    /** The column lists are refused when not empty ({@link UnsupportedDebeziumKeys}); named here as the new names. */
-    private static final String COLUMN_INCLUDE_LIST = "column.include.list";
-    private static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
 
     /** A pre-2.0 list key and the key that replaced it. */
     record Renamed(String old, String current, boolean include) {
@@ -55,8 +52,8 @@ final class LegacyDebeziumKeys {
             new Renamed("table.blacklist", TABLE_EXCLUDE_LIST_CONFIG, false),
             new Renamed("schema.whitelist", SCHEMA_INCLUDE_LIST_CONFIG, true),
             new Renamed("schema.blacklist", SCHEMA_EXCLUDE_LIST_CONFIG, false),
-            new Renamed("column.whitelist", COLUMN_INCLUDE_LIST, true),
-            new Renamed("column.blacklist", COLUMN_EXCLUDE_LIST, false),
+            new Renamed("column.whitelist", UnsupportedDebeziumKeys.COLUMN_INCLUDE_LIST, true),
+            new Renamed("column.blacklist", UnsupportedDebeziumKeys.COLUMN_EXCLUDE_LIST, false),
             new Renamed("database.whitelist", DATABASE_INCLUDE_LIST, true),
             new Renamed("database.blacklist", DATABASE_EXCLUDE_LIST, false));
 
@@ -143,14 +140,16 @@ final class LegacyDebeziumKeys {
                         + " remove " + renamed.old());
             }
         }
-        for (String list : List.of(DATABASE_INCLUDE_LIST, DATABASE_EXCLUDE_LIST, "database.whitelist", "database.blacklist")) {
-            String value = text(given, list);
-            String dbname = text(given, DATABASE_DBNAME_CONFIG);
-            boolean renamedAway = RENAMED_LISTS.stream().anyMatch(r -> r.old().equals(list) && given.containsKey(r.current()));
-            if (value != null && dbname != null && !renamedAway
-                    && databaseListProblem(given, list, list.equals(DATABASE_INCLUDE_LIST) || list.equals("database.whitelist")).isEmpty()) {
-                warnings.add(list + "=" + value + " changes nothing: this connector captures one database, " + DATABASE_DBNAME_CONFIG
-                        + "=" + dbname + ", which the list keeps; remove " + list);
+        List<Renamed> databaseLists = new ArrayList<>(List.of(new Renamed(DATABASE_INCLUDE_LIST, DATABASE_INCLUDE_LIST, true),
+                new Renamed(DATABASE_EXCLUDE_LIST, DATABASE_EXCLUDE_LIST, false)));
+        RENAMED_LISTS.stream().filter(r -> r.current().startsWith("database.") && !given.containsKey(r.current()))
+                .forEach(databaseLists::add);
+        String dbname = text(given, DATABASE_DBNAME_CONFIG);
+        for (Renamed list : databaseLists) {
+            String value = text(given, list.old());
+            if (value != null && dbname != null && databaseListProblem(given, list.old(), list.include()).isEmpty()) {
+                warnings.add(list.old() + "=" + value + " changes nothing: this connector captures one database, "
+                        + DATABASE_DBNAME_CONFIG + "=" + dbname + ", which the list keeps; remove " + list.old());
             }
         }
         return warnings;
@@ -186,7 +185,7 @@ final class LegacyDebeziumKeys {
      */
     private static boolean narrowedAlready(Map<String, ?> given, Renamed renamed) {
         String tables = text(given, TABLE_INCLUDE_LIST_CONFIG);
-        if (tables == null || !(renamed.old().equals("schema.whitelist") || renamed.old().equals("schema.blacklist"))) {
+        if (tables == null || !(renamed.current().equals(SCHEMA_INCLUDE_LIST_CONFIG) || renamed.current().equals(SCHEMA_EXCLUDE_LIST_CONFIG))) {
             return false;
         }
         List<Pattern> schemas = Arrays.stream(text(given, renamed.old()).split(",")).map(String::trim).filter(e -> !e.isEmpty())

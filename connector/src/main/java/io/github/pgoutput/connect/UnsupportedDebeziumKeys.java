@@ -47,13 +47,17 @@ final class UnsupportedDebeziumKeys {
         }
     }
 
+    /** Debezium's column lists: refused when not empty; {@link LegacyDebeziumKeys} names them as their old names' successors. */
+    static final String COLUMN_INCLUDE_LIST = "column.include.list";
+    static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
+
     private static final String COLUMN_LIST_ADVICE = "give the publication a column list (CREATE PUBLICATION ... FOR"
             + " TABLE t (col, ...)) and set " + PUBLICATION_AUTOCREATE_MODE_CONFIG + "=disabled";
 
     static final List<Rule> RULES = List.of(
             // Column selection: Debezium drops the columns from the records; a publication column list does so here.
-            new Rule("column.include.list", false, Set.of(), COLUMN_LIST_ADVICE),
-            new Rule("column.exclude.list", false, Set.of(), COLUMN_LIST_ADVICE),
+            new Rule(COLUMN_INCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
+            new Rule(COLUMN_EXCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
             // Column value rewriting (masks, hashes, truncation): no equivalent; use a single message transform.
             new Rule("column.mask.with.", true, Set.of(), "this connector emits column values unchanged; mask them"
                     + " with a single message transform (for example MaskField)"),
