@@ -3,9 +3,11 @@ package io.github.pgoutput.connect;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.github.pgoutput.replication.PublicationManager;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -71,6 +73,34 @@ final class CapturedTables {
                 ? "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables"
                 : "; correct the list, or create the tables before deploying the connector";
         return new ConfigProblem(key, noTableSelected(config, all) + fix);
+    }
+
+    /**
+     * With {@code publication.autocreate.mode=filtered} and the publication already there: the tables the lists select
+     * that it does not send. Debezium's filtered mode alters the publication to the lists' tables at each start; this
+     * connector never alters a publication (it may be another's too), so those tables would silently not be captured.
+     *
+     * @return the problem, on {@code publication.autocreate.mode}, with the ALTER PUBLICATION to run; empty otherwise
+     * @throws SQLException when the catalog cannot be read
+     */
+    static Optional<ConfigProblem> publicationLacks(PgOutputSourceConnectorConfig config) throws SQLException {
+        if (config.publicationAutocreateMode() != PublicationMode.FILTERED) {
+            return Optional.empty();
+        }
+        ReplicationSettings connection = ConnectorSettings.connection(config);
+        List<TableName> selected = selected(config, UserTables.list(connection));
+        List<TableName> missing = PublicationManager.unpublished(connection, selected);
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        String named = missing.stream().limit(TABLES_NAMED).map(TableName::toString).collect(Collectors.joining(", "))
+                + (missing.size() > TABLES_NAMED ? " and " + (missing.size() - TABLES_NAMED) + " more" : "");
+        return Optional.of(new ConfigProblem(PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG, "publication '"
+                + config.publicationName() + "' exists but does not send " + named + ", which the include and exclude lists"
+                + " select; Debezium's filtered mode would add them to it, this connector never alters an existing publication:"
+                + " run ALTER PUBLICATION " + config.publicationName() + " ADD TABLE "
+                + missing.stream().map(TableName::quoted).collect(Collectors.joining(", "))
+                + " (or narrow the lists to the tables it sends)"));
     }
 
     private static List<TableName> selected(PgOutputSourceConnectorConfig config, List<TableName> all) {

@@ -28,9 +28,34 @@ public final class ConfigChoice<T> {
     static final String AUTO = "auto";
 
     private final Map<String, T> valuesByText;
+    /** Old spellings still accepted (lower case), each meaning one of the values; not listed by {@link #texts()}. */
+    private final Map<String, T> aliases;
 
     private ConfigChoice(Map<String, T> valuesByText) {
+        this(valuesByText, Map.of());
+    }
+
+    private ConfigChoice(Map<String, T> valuesByText, Map<String, T> aliases) {
         this.valuesByText = Collections.unmodifiableMap(valuesByText);
+        this.aliases = Map.copyOf(aliases);
+    }
+
+    /**
+     * This choice, also accepting {@code alias} for {@code value}: an old name that configurations still carry. It is
+     * parsed like the value's own text but not offered in messages and documentation ({@link #texts()}).
+     */
+    public ConfigChoice<T> withAlias(String alias, T value) {
+        if (!valuesByText.containsValue(value)) {
+            throw new IllegalArgumentException(value + " is not one of " + valuesByText.values());
+        }
+        Map<String, T> more = new LinkedHashMap<>(aliases);
+        more.put(alias.toLowerCase(Locale.ROOT), value);
+        return new ConfigChoice<>(valuesByText, more);
+    }
+
+    /** The value {@code text} is an old name of, when it is one of the aliases. */
+    public Optional<T> aliased(Object text) {
+        return Optional.ofNullable(text == null ? null : aliases.get(text.toString().trim().toLowerCase(Locale.ROOT)));
     }
 
     /** Every constant of {@code type}, written as its name in lower case: {@code ALL_TABLES} is {@code all_tables}. */
@@ -66,6 +91,10 @@ public final class ConfigChoice<T> {
             if (entry.getKey().equalsIgnoreCase(text)) {
                 return entry.getValue();
             }
+        }
+        T aliased = aliases.get(text.toLowerCase(Locale.ROOT));
+        if (aliased != null) {
+            return aliased;
         }
         throw new ConfigException(key, value, "must be one of " + String.join(", ", texts()));
     }

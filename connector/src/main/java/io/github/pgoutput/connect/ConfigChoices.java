@@ -24,7 +24,7 @@ public final class ConfigChoices {
     /** {@code database.sslmode}: pgjdbc's {@code sslmode} values, passed through unchanged. */
     public static final ConfigChoice<SslMode> SSL_MODE = ConfigChoice.of(SslMode.class, SslMode::configValue);
 
-    /** {@code publication.autocreate.mode}: disabled, all_tables, filtered. */
+    /** {@code publication.autocreate.mode}: disabled, all_tables, filtered, no_tables. */
     public static final ConfigChoice<PublicationMode> PUBLICATION_AUTOCREATE_MODE =
             ConfigChoice.lowerCase(PublicationMode.class);
 
@@ -62,8 +62,13 @@ public final class ConfigChoices {
     public static final ConfigChoice<BinaryHandlingMode> BINARY_HANDLING_MODE = ConfigChoice.of(BinaryHandlingMode.class,
             mode -> mode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
 
-    /** {@code snapshot.mode}: initial, no_data, initial_only, when_needed. */
-    public static final ConfigChoice<SnapshotMode> SNAPSHOT_MODE = ConfigChoice.lowerCase(SnapshotMode.class);
+    /**
+     * {@code snapshot.mode}: initial, no_data, initial_only, when_needed, always; and two old names Debezium 3.x no
+     * longer accepts but configurations still carry: never (no_data's name before Debezium 2.6, refused since 3.3) and
+     * exported (a deprecated alias of initial in Debezium 1.x, gone in 2.0).
+     */
+    public static final ConfigChoice<SnapshotMode> SNAPSHOT_MODE = ConfigChoice.lowerCase(SnapshotMode.class)
+            .withAlias("never", SnapshotMode.NO_DATA).withAlias("exported", SnapshotMode.INITIAL);
 
     /** {@code snapshot.new.tables}: off, incremental. */
     public static final ConfigChoice<NewTableSnapshots> NEW_TABLE_SNAPSHOTS = ConfigChoice.lowerCase(NewTableSnapshots.class);

@@ -34,20 +34,26 @@ final class ConfigValidators {
     static final String SIGNAL_CHANNEL_KAFKA = "kafka";
     static final String SIGNAL_CHANNEL_MESSAGE = "message";
 
+    /** The channels this connector reads signals from. */
+    static final java.util.Set<String> SIGNAL_CHANNELS_READ = java.util.Set.of(SIGNAL_CHANNEL_SOURCE, SIGNAL_CHANNEL_KAFKA,
+            SIGNAL_CHANNEL_MESSAGE);
+
+    /**
+     * {@code signal.enabled.channels}: any channel names, as Debezium (whose extensions may add channels) accepts them;
+     * the ones this connector does not read are named in a WARN ({@link ConfigWarnings}), not refused.
+     */
     static ConfigDef.Validator signalChannels() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             if (value == null) {
                 return;
             }
             for (Object item : (List<?>) value) {
-                String channel = item.toString().trim().toLowerCase(java.util.Locale.ROOT);
-                if (!channel.equals(SIGNAL_CHANNEL_SOURCE) && !channel.equals(SIGNAL_CHANNEL_KAFKA) && !channel.equals(SIGNAL_CHANNEL_MESSAGE)) {
-                    throw new ConfigException(name, value, "names the channel '" + item + "', which this connector does not"
-                            + " implement; the channels are " + SIGNAL_CHANNEL_SOURCE + " (the signal table), "
-                            + SIGNAL_CHANNEL_KAFKA + " (the signal topic) and " + SIGNAL_CHANNEL_MESSAGE + " (logical decoding messages)");
+                if (item.toString().isBlank()) {
+                    throw new ConfigException(name, value, "names an empty channel; list channel names separated by commas,"
+                            + " such as " + SIGNAL_CHANNEL_SOURCE + "," + SIGNAL_CHANNEL_KAFKA);
                 }
             }
-        }, () -> "a list of " + SIGNAL_CHANNEL_SOURCE + ", " + SIGNAL_CHANNEL_KAFKA + ", " + SIGNAL_CHANNEL_MESSAGE);
+        }, () -> "channel names; read here: " + SIGNAL_CHANNEL_SOURCE + ", " + SIGNAL_CHANNEL_KAFKA + ", " + SIGNAL_CHANNEL_MESSAGE);
     }
 
     static ConfigDef.Validator optionalTableName() {
@@ -101,6 +107,16 @@ final class ConfigValidators {
         }, () -> "[a-zA-Z0-9._-]{1,200}");
     }
 
+    /** A topic name, or empty. */
+    static ConfigDef.Validator optionalTopicName() {
+        ConfigDef.Validator topic = topicCharacters();
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value != null && !value.toString().isBlank()) {
+                topic.ensureValid(name, value.toString().trim());
+            }
+        }, () -> "a topic name, or empty");
+    }
+
     static ConfigDef.Validator regexList() {
         return ConfigDef.LambdaValidator.with((name, value) -> {
             for (Object item : (List<?>) value) {
@@ -136,6 +152,60 @@ final class ConfigValidators {
                 }
             }
         }, () -> "none, or a comma-separated list of c, u, d, t");
+    }
+
+    /** Debezium's prefix of a placeholder given as hex digits. */
+    private static final String HEX_PLACEHOLDER_PREFIX = "hex:";
+
+    /**
+     * {@code unavailable.value.placeholder}: not empty; Debezium's {@code hex:} form must spell UTF-8 text, which is what
+     * string columns get here (Debezium writes the bytes to binary columns and makes text of them for string ones).
+     */
+    static ConfigDef.Validator unavailableValuePlaceholder() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            String text = value == null ? "" : value.toString();
+            if (text.isEmpty()) {
+                throw new ConfigException(name, value, "must not be empty");
+            }
+            try {
+                placeholderText(text);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }, () -> "non-empty text, or hex:<hex digits of UTF-8 text>");
+    }
+
+    /** The placeholder as text: {@code hex:} digits decoded as UTF-8, any other value as it is. */
+    static String placeholderText(String configured) {
+        if (!configured.regionMatches(true, 0, HEX_PLACEHOLDER_PREFIX, 0, HEX_PLACEHOLDER_PREFIX.length())) {
+            return configured;
+        }
+        String digits = configured.substring(HEX_PLACEHOLDER_PREFIX.length());
+        byte[] bytes;
+        try {
+            bytes = java.util.HexFormat.of().parseHex(digits);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + digits + "' after hex: is not an even number of hex digits; write the"
+                    + " placeholder's bytes as hex digits (hex:5f5f for __), or the placeholder as plain text");
+        }
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("hex:" + digits + " spells bytes that are not UTF-8 text, which string columns"
+                    + " could not carry; this connector writes the placeholder's text to string columns and its UTF-8 bytes to"
+                    + " binary ones, so give a placeholder that is text (as plain text, or hex: of its UTF-8 bytes)");
+        }
+    }
+
+    static ConfigDef.Validator replicaIdentityAutosetValues() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            try {
+                ReplicaIdentityAutoset.parse(value == null ? null : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }, () -> "<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>[,...]");
     }
 
     static ConfigDef.Validator messageKeyColumns() {

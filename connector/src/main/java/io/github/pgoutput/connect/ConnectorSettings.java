@@ -42,6 +42,7 @@ public final class ConnectorSettings {
             Map.entry(Setting.PUBLICATION_NAME, PgOutputSourceConnectorConfig.PUBLICATION_NAME_CONFIG),
             Map.entry(Setting.PUBLICATION_AUTOCREATE_MODE, PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG),
             Map.entry(Setting.PUBLICATION_TABLES, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG),
+            Map.entry(Setting.REPLICA_IDENTITY, PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG),
             Map.entry(Setting.PROTOCOL_VERSION, PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG),
             Map.entry(Setting.STREAMING, PgOutputSourceConnectorConfig.STREAMING_CONFIG),
             Map.entry(Setting.TWO_PHASE, PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG),
@@ -76,6 +77,14 @@ public final class ConnectorSettings {
      */
     public static ReplicationSettings connection(PgOutputSourceConnectorConfig config) {
         return settings(config, PublicationMode.DISABLED, List.of());
+    }
+
+    /**
+     * The settings with {@code mode} for the publication and no table list: validation's stand-in for a filtered
+     * publication that would hold no table, which it has reported already.
+     */
+    static ReplicationSettings withPublicationMode(PgOutputSourceConnectorConfig config, PublicationMode mode) {
+        return settings(config, mode, List.of());
     }
 
     private static ReplicationSettings settings(PgOutputSourceConnectorConfig config, PublicationMode mode, List<TableName> filteredTables) {

@@ -5,6 +5,7 @@ import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MAX_QUEUE
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROVIDE_TRANSACTION_METADATA_CONFIG;
+import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.SPILL_MAX_TOTAL_BYTES_CONFIG;
@@ -47,24 +48,43 @@ final class CrossKeyRules {
     private CrossKeyRules() {
     }
 
+    /** The keys without a default, each with what its value is, for the error that it is missing. */
+    private static final Map<String, String> REQUIRED_KEYS = Map.of(
+            PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG, "the PostgreSQL server's host name or address",
+            PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG, "the role to connect as, with the REPLICATION attribute",
+            PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG, "the database to capture",
+            PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, "a name for this database server; every topic name starts with it");
+
     /**
      * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
-     * from the ConfigDef, then the Debezium keys this connector refuses ({@link UnsupportedDebeziumKeys}) and the
-     * cross-key rules, each error attached to the key the user has to change. A cross-key rule runs only when its keys
-     * passed their single-key checks.
+     * from the ConfigDef, then the Debezium keys this connector refuses ({@link UnsupportedDebeziumKeys}), Debezium's
+     * pre-2.0 names ({@link LegacyDebeziumKeys}) and the cross-key rules, each error attached to the key the user has
+     * to change. A cross-key rule runs only when its keys passed their single-key checks. Empty values are unset keys.
      */
     static Config validate(Map<String, String> props) {
+        Map<String, String> given = EmptyValues.removed(props);
         Map<String, ConfigValue> byKey = new LinkedHashMap<>();
-        for (ConfigValue value : PgOutputSourceConnectorConfig.CONFIG_DEF.validate(props)) {
+        for (ConfigValue value : PgOutputSourceConnectorConfig.CONFIG_DEF.validate(given)) {
             byKey.put(value.name(), value);
         }
+        // A missing topic.prefix whose pre-2.0 name is given: its own error, with the value to write, replaces
+        // ConfigDef's bare "missing" (allProblems adds it); the other missing keys get what to write added.
+        LegacyDebeziumKeys.missingTopicPrefix(given).ifPresent(p -> byKey.put(p.key(), new ConfigValue(p.key())));
+        REQUIRED_KEYS.forEach((key, what) -> {
+            ConfigValue value = byKey.get(key);
+            if (value != null && !given.containsKey(key) && !value.errorMessages().isEmpty()) {
+                List<String> messages = new ArrayList<>(value.errorMessages());
+                value.errorMessages().clear();
+                messages.forEach(m -> value.addErrorMessage(m + " Write " + key + "=<" + what + ">"));
+            }
+        });
         Map<String, Object> parsed = new LinkedHashMap<>();
         byKey.forEach((key, value) -> {
             if (value.errorMessages().isEmpty()) {
                 parsed.put(key, value.value());
             }
         });
-        for (ConfigProblem problem : allProblems(parsed, props)) {
+        for (ConfigProblem problem : allProblems(parsed, given)) {
             byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
         }
         return new Config(new ArrayList<>(byKey.values()));
@@ -85,10 +105,15 @@ final class CrossKeyRules {
         }
     }
 
-    /** The refused Debezium keys among {@code given}, then the problems of {@link #problems(Map, Object)}. */
+    /**
+     * The refused Debezium keys and pre-2.0 names among {@code given}, a {@code snapshot.mode} that stands for no mode,
+     * then the problems of {@link #problems(Map, Map)}.
+     */
     private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
-        problems.addAll(problems(parsed, given.get(TASKS_MAX_CONFIG)));
+        problems.addAll(LegacyDebeziumKeys.problems(given));
+        DebeziumSnapshotModes.problem(given).ifPresent(problems::add);
+        problems.addAll(problems(parsed, given));
         checkDirectEncoding(parsed, given, problems);
         return problems;
     }
@@ -150,13 +175,13 @@ final class CrossKeyRules {
     }
 
     /**
-     * @param parsed   key to parsed value, for the keys that passed single-key validation
-     * @param tasksMax Connect's {@code tasks.max} as given (String, Integer or null), checked because this connector
-     *                 runs exactly one task
+     * @param parsed key to parsed value, for the keys that passed single-key validation
+     * @param given  the configuration as given: Connect's {@code tasks.max} (String, Integer or null), checked because
+     *               this connector runs exactly one task, and Debezium's settings of {@code snapshot.mode}
      */
-    private static List<ConfigProblem> problems(Map<String, ?> parsed, Object tasksMax) {
+    private static List<ConfigProblem> problems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>();
-        checkTasksMax(tasksMax, problems);
+        checkTasksMax(given.get(TASKS_MAX_CONFIG), problems);
         checkProtocolFeatures(parsed, problems);
         if (!list(parsed, TABLE_INCLUDE_LIST_CONFIG).isEmpty() && !list(parsed, TABLE_EXCLUDE_LIST_CONFIG).isEmpty()) {
             problems.add(new ConfigProblem(TABLE_EXCLUDE_LIST_CONFIG, TABLE_EXCLUDE_LIST_CONFIG + " and "
@@ -175,12 +200,15 @@ final class CrossKeyRules {
                     PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG + " and "
                     + PgOutputSourceConnectorConfig.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
         }
-        if (parsed.get(SNAPSHOT_MODE_CONFIG) instanceof String mode
-                && ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, mode) == SnapshotMode.NO_DATA
-                && !list(parsed, SNAPSHOT_INCLUDE_LIST_CONFIG).isEmpty()) {
-            problems.add(new ConfigProblem(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_LIST_CONFIG
-                    + " is set but " + SNAPSHOT_MODE_CONFIG + " is no_data, which never snapshots; clear "
-                    + SNAPSHOT_INCLUDE_LIST_CONFIG + " or choose a snapshot mode that snapshots"));
+        for (String snapshotList : List.of(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG)) {
+            if (snapshotMode(parsed, given) == SnapshotMode.NO_DATA && !list(parsed, snapshotList).isEmpty()) {
+                problems.add(new ConfigProblem(snapshotList, snapshotList + " is set but " + SNAPSHOT_MODE_CONFIG
+                        + " is no_data, which never snapshots; clear " + snapshotList + " or choose a snapshot mode that snapshots"));
+            }
+        }
+        if (!list(parsed, SNAPSHOT_INCLUDE_LIST_CONFIG).isEmpty() && !list(parsed, SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG, SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG
+                    + " is Debezium's name of " + SNAPSHOT_INCLUDE_LIST_CONFIG + ", and both are set; keep one of them"));
         }
         if (parsed.get(PREPARED_TRANSACTION_MODE_CONFIG) instanceof String modeText
                 && ConfigChoices.PREPARED_TRANSACTION_MODE.parse(PREPARED_TRANSACTION_MODE_CONFIG, modeText)
@@ -272,6 +300,18 @@ final class CrossKeyRules {
         return new ConfigProblem(key, key + "=" + value + " needs pgoutput protocol " + needed + " or later, but "
                 + PROTOCOL_VERSION_CONFIG + " is " + protocol.configValue() + "; set " + PROTOCOL_VERSION_CONFIG
                 + " to auto or at least " + needed + ", or " + key + " to " + alternative);
+    }
+
+    /** The snapshot mode among the parsed values, or null when it is not there or stands for no mode. */
+    private static SnapshotMode snapshotMode(Map<String, ?> parsed, Map<String, ?> given) {
+        if (!(parsed.get(SNAPSHOT_MODE_CONFIG) instanceof String mode)) {
+            return null;
+        }
+        try {
+            return DebeziumSnapshotModes.resolve(mode, given);
+        } catch (ConfigException e) {
+            return null; // a configuration_based combination that DebeziumSnapshotModes.problem reports
+        }
     }
 
     private static List<?> list(Map<String, ?> parsed, String key) {

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -37,7 +38,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Incremental snapshots while streaming: on an {@code execute-snapshot} signal, the named tables are read in chunks
+ * Incremental snapshots while streaming: on an {@code execute-snapshot} signal (and, with {@code snapshot.mode=always},
+ * for every captured table when a start resumes streaming), the named tables are read in chunks
  * of {@code incremental.snapshot.chunk.size} rows in key order ({@link io.github.pgoutput.snapshot.ChunkReader}),
  * and each chunk's rows are emitted as {@code op=r} records with {@code source.snapshot=incremental} between two
  * deliveries of the stream.
@@ -119,6 +121,13 @@ public final class IncrementalSnapshotter implements AutoCloseable {
     private String encodedTables;
     /** With {@code snapshot.new.tables=incremental}; null otherwise. */
     private final NewTables newTables;
+    /**
+     * With {@code snapshot.mode=always} after the first start: the captured tables this selects are to be queued at the
+     * first boundary (null once they are, and when nothing was asked); and the same as of the records handed to
+     * Connect, so that a failed poll asks again.
+     */
+    private Predicate<TableName> snapshotAllRequest;
+    private Predicate<TableName> handedSnapshotAllRequest;
     /** Signal rows seen so far in the delivery being emitted. */
     private int signalRowsSeen;
     /** A chunk was emitted since the stream last had its turn: the next one waits for a delivery, or for idleness. */
@@ -179,6 +188,16 @@ public final class IncrementalSnapshotter implements AutoCloseable {
 
     IncrementalSnapshotState state() {
         return state;
+    }
+
+    /**
+     * {@code snapshot.mode=always} on a start that resumes streaming: every captured table {@code selected} accepts
+     * ({@code snapshot.include.list}) is queued for an incremental snapshot at the first boundary, after any snapshot
+     * under way (whose tables are not queued twice). Called once, before the first {@link #fill}.
+     */
+    void requestSnapshotOfCapturedTables(Predicate<TableName> selected) {
+        snapshotAllRequest = Objects.requireNonNull(selected, "selected");
+        handedSnapshotAllRequest = snapshotAllRequest;
     }
 
     /** {@code offset} with where the snapshot stands and how far the signals were read. */
@@ -276,6 +295,7 @@ public final class IncrementalSnapshotter implements AutoCloseable {
             return addChunkRecords(out, room, position);
         }
         checkNewTables();
+        queueRequestedTables();
         if (!state.active() || state.paused() || streamsTurn || position.txLsn() != null) {
             // Inside a delivery (resumed from an offset inside one) the rest of it comes first.
             return false;
@@ -420,6 +440,25 @@ public final class IncrementalSnapshotter implements AutoCloseable {
         }
     }
 
+    private void queueRequestedTables() {
+        if (snapshotAllRequest == null) {
+            return;
+        }
+        List<TableName> captured;
+        try {
+            captured = chunks.capturedTables().stream().filter(snapshotAllRequest).toList();
+        } catch (SQLException e) {
+            throw new SnapshotException(SnapshotException.Reason.READ_FAILED, "listing the captured tables (snapshot.mode always) failed: "
+                    + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
+        }
+        boolean underWay = state.active();
+        state = state.with(captured.stream().map(t -> new IncrementalSnapshotState.Table(t, null)).toList());
+        snapshotAllRequest = null;
+        log.info("snapshot.mode always: incremental snapshot of the {} captured table(s) {} while streaming{}", captured.size(), captured,
+                underWay ? ", after the tables under way" : "");
+        publishState();
+    }
+
     /** The stream takes its turn: a delivery is about to be emitted. */
     void streamTurnTaken() {
         streamsTurn = false;
@@ -468,6 +507,7 @@ public final class IncrementalSnapshotter implements AutoCloseable {
     void handedOver() {
         handedState = state;
         handedMarks = marks;
+        handedSnapshotAllRequest = snapshotAllRequest;
         if (newTables != null) {
             newTables.handedOver();
         }
@@ -486,6 +526,7 @@ public final class IncrementalSnapshotter implements AutoCloseable {
     void abandoned() {
         state = handedState;
         marks = handedMarks;
+        snapshotAllRequest = handedSnapshotAllRequest;
         if (newTables != null) {
             newTables.abandoned();
         }

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Checks of a configuration against the live database (server reachable, {@code wal_level}, REPLICATION privilege,
  * publication, slot owner, plugin and active pid), run by {@link PgOutputSourceConnector#validate} after the static
- * checks have passed. The implementation lives with the replication code; until one is given to the connector it
+ * checks, also when those found errors (then on the keys that passed them, the others at their defaults). The implementation lives with the replication code; until one is given to the connector it
  * performs only the static checks.
  *
  * <p>Implementations may block on I/O for at most a few seconds, must not change the database, and report expected
@@ -16,7 +16,7 @@ import java.util.List;
 public interface LiveChecks {
 
     /**
-     * @param config a configuration that passed every static check
+     * @param config the configuration's keys that passed their static checks, the others at their defaults
      * @return the problems found, each attached to the key a user has to change; empty when all is well
      */
     List<ConfigProblem> check(PgOutputSourceConnectorConfig config);

@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -60,38 +62,68 @@ public class PgOutputSourceConnector extends SourceConnector {
     }
 
     /**
-     * Single-key and cross-key rules, each error attached to its key; then, only when those all passed and live checks
-     * are wired in, the live checks.
+     * Single-key and cross-key rules, each error attached to its key; then, when live checks are wired in, the live
+     * checks, also when static errors were found, so that one validation shows every problem: they run on the keys
+     * that passed their static checks (the others at their defaults), and their problems on keys that already have an
+     * error are left out. Only when a connection key itself is wrong ({@link #CONNECTION_KEYS}) is there nothing to
+     * check live. Empty values are unset keys ({@link EmptyValues}).
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        Config config = CrossKeyRules.validate(connectorConfigs);
-        boolean staticChecksPassed = config.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
-        if (liveChecks != null && staticChecksPassed) {
-            Map<String, ConfigValue> byKey = new HashMap<>();
-            config.configValues().forEach(v -> byKey.put(v.name(), v));
-            for (ConfigProblem problem : liveChecks.check(new PgOutputSourceConnectorConfig(connectorConfigs))) {
-                ConfigValue value = byKey.get(problem.key());
-                if (value == null) {
-                    value = new ConfigValue(problem.key());
-                    byKey.put(problem.key(), value);
-                    config.configValues().add(value);
-                }
-                value.addErrorMessage(problem.message());
-            }
+        Map<String, String> given = EmptyValues.removed(connectorConfigs);
+        Config config = CrossKeyRules.validate(given);
+        if (liveChecks != null) {
+            addLiveProblems(given, config);
         }
-        checkConnectorBoundaries(connectorConfigs, config);
-        warnIgnoredKeys(connectorConfigs);
+        checkConnectorBoundaries(given, config);
+        warn(given);
         return config;
     }
 
+    /** The keys without which the live checks cannot reach the server. */
+    static final Set<String> CONNECTION_KEYS = Set.of(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG,
+            PgOutputSourceConnectorConfig.DATABASE_PORT_CONFIG, PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG,
+            PgOutputSourceConnectorConfig.DATABASE_PASSWORD_CONFIG, PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG,
+            PgOutputSourceConnectorConfig.DATABASE_SSLMODE_CONFIG, PgOutputSourceConnectorConfig.DATABASE_SSLROOTCERT_CONFIG,
+            PgOutputSourceConnectorConfig.DATABASE_SSLCERT_CONFIG, PgOutputSourceConnectorConfig.DATABASE_SSLKEY_CONFIG,
+            PgOutputSourceConnectorConfig.DATABASE_SSLPASSWORD_CONFIG);
+
     /**
-     * One WARN per key that nothing reads ({@link IgnoredKeys}): Connect would accept it without a word. And one when
-     * transforms run on the bytes of {@code direct.encoding} ({@link CrossKeyRules#transformsSeeBytes}).
+     * A value the live checks never read, standing in for a required key that is missing or wrong, so that the rest can
+     * be parsed: only {@code topic.prefix} is required and not read by them.
      */
-    private static void warnIgnoredKeys(Map<String, String> connectorConfigs) {
-        IgnoredKeys.of(connectorConfigs).forEach(ignored -> log.warn("{}", ignored.message()));
-        CrossKeyRules.transformsSeeBytes(connectorConfigs).ifPresent(log::warn);
+    private static final String NOT_READ_BY_LIVE_CHECKS = "not-read-by-the-live-checks";
+
+    private void addLiveProblems(Map<String, String> given, Config config) {
+        Set<String> wrong = new HashSet<>();
+        config.configValues().stream().filter(v -> !v.errorMessages().isEmpty()).forEach(v -> wrong.add(v.name()));
+        if (wrong.stream().anyMatch(CONNECTION_KEYS::contains)) {
+            return;
+        }
+        Map<String, String> live = new HashMap<>(given);
+        live.keySet().removeAll(wrong);
+        live.putIfAbsent(PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, NOT_READ_BY_LIVE_CHECKS);
+        PgOutputSourceConnectorConfig checked = wrong.isEmpty() ? new PgOutputSourceConnectorConfig(live)
+                : PgOutputSourceConnectorConfig.forLiveChecks(live);
+        Map<String, ConfigValue> byKey = new HashMap<>();
+        config.configValues().forEach(v -> byKey.put(v.name(), v));
+        for (ConfigProblem problem : liveChecks.check(checked)) {
+            if (wrong.contains(problem.key())) {
+                continue; // checked with the key's default instead of its wrong value: its static error says what to fix
+            }
+            ConfigValue value = byKey.get(problem.key());
+            if (value == null) {
+                value = new ConfigValue(problem.key());
+                byKey.put(problem.key(), value);
+                config.configValues().add(value);
+            }
+            value.addErrorMessage(problem.message());
+        }
+    }
+
+    /** The WARNs of the configuration ({@link ConfigWarnings}): Connect would accept what they name without a word. */
+    private static void warn(Map<String, String> connectorConfigs) {
+        ConfigWarnings.of(connectorConfigs).forEach(log::warn);
     }
 
     /**
@@ -153,8 +185,9 @@ public class PgOutputSourceConnector extends SourceConnector {
      */
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-        SnapshotMode mode = snapshotMode(connectorConfig);
-        String support = connectorConfig.get(EXACTLY_ONCE_SUPPORT_CONFIG);
+        Map<String, String> given = EmptyValues.removed(connectorConfig);
+        SnapshotMode mode = snapshotMode(given);
+        String support = given.get(EXACTLY_ONCE_SUPPORT_CONFIG);
         boolean resumable = support != null && support.trim().equalsIgnoreCase("required");
         return mode == SnapshotMode.NO_DATA || (mode != null && resumable) ? ExactlyOnceSupport.SUPPORTED : ExactlyOnceSupport.UNSUPPORTED;
     }
@@ -176,7 +209,7 @@ public class PgOutputSourceConnector extends SourceConnector {
         Object value = connectorConfig.containsKey(key) ? connectorConfig.get(key)
                 : PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(key).defaultValue;
         try {
-            return ConfigChoices.SNAPSHOT_MODE.parse(key, value);
+            return DebeziumSnapshotModes.resolve(value == null ? null : value.toString(), connectorConfig);
         } catch (ConfigException e) {
             return null;
         }
@@ -188,7 +221,7 @@ public class PgOutputSourceConnector extends SourceConnector {
         this.props = Map.copyOf(props);
         log.info("Starting connector for slot {} of database {} on {}:{}, topic prefix {}", config.slotName(),
                 config.databaseDbname(), config.databaseHostname(), config.databasePort(), config.topicPrefix());
-        warnIgnoredKeys(props);
+        warn(props);
     }
 
     @Override

@@ -120,8 +120,18 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public static final String SLOT_NAME_CONFIG = "slot.name";
     private static final String SLOT_NAME_DOC = "Name of the logical replication slot (plugin pgoutput) the connector "
             + "reads and creates if missing: lowercase letters, digits and underscores, at most 63 characters. "
-            + "The slot retains WAL until the connector confirms it, so drop the slot when you delete the connector.";
+            + "The slot retains WAL until the connector confirms it, so drop the slot when you delete the connector. "
+            + "The default is Debezium's; two connectors on one server need a name each.";
+    private static final String SLOT_NAME_DEFAULT = "debezium";
     private static final String SLOT_NAME_DISPLAY = "Replication slot";
+
+    public static final String SLOT_DROP_ON_STOP_CONFIG = "slot.drop.on.stop";
+    private static final String SLOT_DROP_ON_STOP_DOC = "Debezium drops its slot when its task stops cleanly with true. This "
+            + "connector never drops its slot, whatever this says: a dropped slot loses the changes made until the next start, "
+            + "and the slot may be another consumer's. true is accepted and logged as a WARN; drop the slot yourself once the "
+            + "connector is deleted: SELECT pg_drop_replication_slot('<slot.name>').";
+    private static final boolean SLOT_DROP_ON_STOP_DEFAULT = false;
+    private static final String SLOT_DROP_ON_STOP_DISPLAY = "Drop slot on stop (never)";
 
     public static final String SLOT_FAILOVER_CONFIG = "slot.failover";
     private static final String SLOT_FAILOVER_DOC = "Whether the slot is a failover slot (PostgreSQL 17+), which standbys "
@@ -134,17 +144,32 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String PUBLICATION_NAME_CONFIG = "publication.name";
     private static final String PUBLICATION_NAME_DOC = "Name of the publication that selects the tables pgoutput "
-            + "sends.";
+            + "sends. The default is Debezium's.";
+    private static final String PUBLICATION_NAME_DEFAULT = "dbz_publication";
     private static final String PUBLICATION_NAME_DISPLAY = "Publication";
 
     public static final String PUBLICATION_AUTOCREATE_MODE_CONFIG = "publication.autocreate.mode";
     private static final String PUBLICATION_AUTOCREATE_MODE_DOC = "What to do when the publication does not exist: "
-            + "disabled (fail with a message that shows the CREATE PUBLICATION to run), all_tables (create it FOR ALL "
-            + "TABLES, which needs superuser), filtered (create it for the tables that table.include.list and "
-            + "table.exclude.list select at start-up). An existing publication is never altered.";
+            + "all_tables (the default, as in Debezium: create it FOR ALL TABLES, which needs superuser), disabled (fail "
+            + "with a message that shows the CREATE PUBLICATION to run), filtered (create it for the tables that the "
+            + "table and schema include and exclude lists select at start-up), no_tables (create it without tables, "
+            + "which needs CREATE on the database; add the tables with ALTER PUBLICATION). An existing publication is "
+            + "never altered (Debezium's filtered mode alters it to the lists' tables): validation names the tables the "
+            + "lists select that it lacks, and the ALTER PUBLICATION to run.";
     private static final String PUBLICATION_AUTOCREATE_MODE_DEFAULT =
-            ConfigChoices.PUBLICATION_AUTOCREATE_MODE.text(PublicationMode.DISABLED);
+            ConfigChoices.PUBLICATION_AUTOCREATE_MODE.text(PublicationMode.ALL_TABLES);
     private static final String PUBLICATION_AUTOCREATE_MODE_DISPLAY = "Publication auto-creation";
+
+    public static final String REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG = "replica.identity.autoset.values";
+    private static final String REPLICA_IDENTITY_AUTOSET_VALUES_DOC = "The replica identity to give captured tables at each "
+            + "start, as Debezium does: comma-separated <table>:<identity> entries, where <table> is a regular expression "
+            + "matched against the whole schema.table name (ignoring case) and <identity> is DEFAULT, FULL, NOTHING or INDEX "
+            + "<index name>, for example public.orders:FULL,inventory\\..*:DEFAULT. At each start, before the snapshot or "
+            + "the stream begins, a captured table whose identity differs gets ALTER TABLE ... REPLICA IDENTITY; a table "
+            + "two entries match is an error. Needs ownership of those tables (validation names each table database.user "
+            + "does not own, and the GRANT to run); a task that cannot set an identity fails instead of streaming without "
+            + "the old values asked for. Empty: identities are left as they are.";
+    private static final String REPLICA_IDENTITY_AUTOSET_VALUES_DISPLAY = "Replica identities to set";
 
     public static final String PROTOCOL_VERSION_CONFIG = "protocol.version";
     private static final String PROTOCOL_VERSION_DOC = "pgoutput protocol version to request: auto (the highest the "
@@ -186,7 +211,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String PLUGIN_NAME_CONFIG = "plugin.name";
     private static final String PLUGIN_NAME_DOC = "Debezium's logical decoding output plugin. This connector reads "
-            + "pgoutput only; any other value (decoderbufs, wal2json) fails validation.";
+            + "pgoutput only; any other value (decoderbufs, wal2json) fails validation. (Debezium's default is decoderbufs; "
+            + "unset here means pgoutput.)";
     private static final String PLUGIN_NAME_DEFAULT = "pgoutput";
     private static final String PLUGIN_NAME_DISPLAY = "Logical decoding plugin";
 
@@ -238,7 +264,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String TABLE_INCLUDE_LIST_CONFIG = "table.include.list";
     private static final String TABLE_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
-            + "whole schema.table name; only matching tables are captured. Empty: every table the publication "
+            + "whole schema.table name, ignoring case as Debezium does; only matching tables are captured. Empty: every table the publication "
             + "sends. The expressions cannot contain commas. Do not combine with table.exclude.list. Validation "
             + "refuses a list that matches none of the existing tables (a typo, or a name without its schema); tables "
             + "created later that match are captured once the publication sends them, except with publication.autocreate.mode=filtered, "
@@ -247,13 +273,13 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String TABLE_EXCLUDE_LIST_CONFIG = "table.exclude.list";
     private static final String TABLE_EXCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
-            + "whole schema.table name; matching tables are not captured. The expressions cannot contain commas. Do "
+            + "whole schema.table name, ignoring case; matching tables are not captured. The expressions cannot contain commas. Do "
             + "not combine with table.include.list.";
     private static final String TABLE_EXCLUDE_LIST_DISPLAY = "Tables to exclude";
 
     public static final String SCHEMA_INCLUDE_LIST_CONFIG = "schema.include.list";
     private static final String SCHEMA_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
-            + "whole schema name; only tables of matching schemas are captured. Empty: tables of every schema. Combines "
+            + "whole schema name, ignoring case; only tables of matching schemas are captured. Empty: tables of every schema. Combines "
             + "with table.include.list or table.exclude.list: a table is captured when both its schema and its "
             + "schema.table name are selected. The expressions cannot contain commas. Do not combine with "
             + "schema.exclude.list. Validation refuses a list that matches the schema of none of the existing tables.";
@@ -261,7 +287,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String SCHEMA_EXCLUDE_LIST_CONFIG = "schema.exclude.list";
     private static final String SCHEMA_EXCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
-            + "whole schema name; tables of matching schemas are not captured. The expressions cannot contain commas. "
+            + "whole schema name, ignoring case; tables of matching schemas are not captured. The expressions cannot contain commas. "
             + "Do not combine with schema.include.list.";
     private static final String SCHEMA_EXCLUDE_LIST_DISPLAY = "Schemas to exclude";
 
@@ -311,7 +337,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG = "unavailable.value.placeholder";
     private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DOC = "Value written for a column PostgreSQL did not "
-            + "send because it is an unchanged TOASTed value (strings as this text, bytes as its UTF-8 bytes).";
+            + "send because it is an unchanged TOASTed value (strings as this text, bytes as its UTF-8 bytes). As in "
+            + "Debezium, hex:<hex digits> gives the placeholder as the bytes the digits spell (which must be UTF-8 text here).";
     private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT = "__debezium_unavailable_value";
     private static final String UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY = "Placeholder for unavailable values";
 
@@ -395,6 +422,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String TOPIC_HEARTBEAT_PREFIX_DEFAULT = "__debezium-heartbeat";
     private static final String TOPIC_HEARTBEAT_PREFIX_DISPLAY = "Heartbeat topic prefix";
 
+    public static final String TOPIC_HEARTBEAT_NAME_CONFIG = "topic.heartbeat.name";
+    private static final String TOPIC_HEARTBEAT_NAME_DOC = "The whole name of the heartbeat topic, as in Debezium 3.x; "
+            + "empty: <topic.heartbeat.prefix>.<topic.prefix>.";
+    private static final String TOPIC_HEARTBEAT_NAME_DISPLAY = "Heartbeat topic";
+
     // ---- Transaction spill ---------------------------------------------------------------------------------
 
     public static final String SPILL_BACKEND_CONFIG = "spill.backend";
@@ -448,9 +480,17 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String SNAPSHOT_MODE_DOC = "initial: snapshot the captured tables when no offset is stored, "
             + "then stream. no_data: never snapshot, stream from the slot's position. initial_only: snapshot, then "
             + "stop. when_needed: snapshot when no offset is stored or the stored offset can no longer be resumed "
-            + "from (the slot is gone or has moved past it). A snapshot creates slot.name itself: when no offset is stored "
-            + "and a slot of that name already exists, the task fails rather than drop a slot that may hold another "
-            + "consumer's position (drop it yourself, or use no_data to stream from it).";
+            + "from (the slot is gone or has moved past it). always: a snapshot at every start; the first as initial "
+            + "takes it, and each later start resumes streaming from the stored offset and reads every captured table "
+            + "(narrowed by snapshot.include.list) again meanwhile, as an incremental snapshot in chunks between the "
+            + "stream's transactions, so no change is lost or reordered (a table without a primary key or replica identity "
+            + "index cannot be read that way and is left out with an ERROR in the log); a stored offset the slot cannot "
+            + "serve is answered as when_needed answers it. Debezium's other values: never and exported, its old names "
+            + "of no_data and initial, are read as those (with a WARN); configuration_based is read as always or no_data "
+            + "when its snapshot.mode.configuration.based.* settings ask for what one of them does, else refused naming "
+            + "the mode to write; custom (a Snapshotter class) is refused. A snapshot creates slot.name itself: when no "
+            + "offset is stored and a slot of that name already exists, the task fails rather than drop a slot that may "
+            + "hold another consumer's position (drop it yourself, or use no_data to stream from it).";
     private static final String SNAPSHOT_MODE_DEFAULT = ConfigChoices.SNAPSHOT_MODE.text(SnapshotMode.INITIAL);
     private static final String SNAPSHOT_MODE_DISPLAY = "Snapshot mode";
 
@@ -477,9 +517,14 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String SNAPSHOT_INCLUDE_LIST_CONFIG = "snapshot.include.list";
     private static final String SNAPSHOT_INCLUDE_LIST_DOC = "Comma-separated regular expressions matched against the "
-            + "whole schema.table name, narrowing the snapshot to some of the captured tables. Empty: all captured "
-            + "tables.";
+            + "whole schema.table name (ignoring case), narrowing the snapshot to some of the captured tables. Empty: all "
+            + "captured tables.";
     private static final String SNAPSHOT_INCLUDE_LIST_DISPLAY = "Tables to snapshot";
+
+    public static final String SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG = "snapshot.include.collection.list";
+    private static final String SNAPSHOT_INCLUDE_COLLECTION_LIST_DOC = "Debezium's name of snapshot.include.list, with the "
+            + "same meaning; set one of the two.";
+    private static final String SNAPSHOT_INCLUDE_COLLECTION_LIST_DISPLAY = "Tables to snapshot (Debezium's name)";
 
     public static final String INCREMENTAL_SNAPSHOT_CHUNK_SIZE_CONFIG = "incremental.snapshot.chunk.size";
     private static final String INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DOC = "Rows per chunk of an incremental snapshot (an "
@@ -493,8 +538,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "pause-snapshot, resume-snapshot, log) come from: source (rows inserted into the table "
             + "signal.data.collection, which must be in the publication) and kafka (messages of signal.kafka.topic whose "
             + "key is topic.prefix), and message (logical decoding messages with the prefix signal.message.prefix; not "
-            + "a Debezium channel). Debezium's jmx, file and in-process channels are not implemented. No channel "
-            + "makes the connector write to the database.";
+            + "a Debezium channel). Other channels Debezium or its extensions read (jmx, file, in-process, http, ...) are "
+            + "accepted, and each is named in a WARN: signals sent through it are not read. No channel makes the connector "
+            + "write to the database.";
     private static final String SIGNAL_ENABLED_CHANNELS_DEFAULT = "source";
     private static final String SIGNAL_ENABLED_CHANNELS_DISPLAY = "Signal channels";
 
@@ -618,16 +664,21 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 Importance.LOW, DATABASE_SSLPASSWORD_DOC, GROUP_DATABASE, ++order, Width.MEDIUM, DATABASE_SSLPASSWORD_DISPLAY);
 
         order = 0;
-        def.define(SLOT_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.lowercaseIdentifier(),
+        def.define(SLOT_NAME_CONFIG, Type.STRING, SLOT_NAME_DEFAULT, ConfigValidators.lowercaseIdentifier(),
                 Importance.HIGH, SLOT_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, SLOT_NAME_DISPLAY);
         def.define(SLOT_FAILOVER_CONFIG, Type.BOOLEAN, SLOT_FAILOVER_DEFAULT,
                 Importance.MEDIUM, SLOT_FAILOVER_DOC, GROUP_REPLICATION, ++order, Width.SHORT, SLOT_FAILOVER_DISPLAY);
-        def.define(PUBLICATION_NAME_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(PUBLICATION_NAME_CONFIG, Type.STRING, PUBLICATION_NAME_DEFAULT, new ConfigDef.NonEmptyString(),
                 Importance.HIGH, PUBLICATION_NAME_DOC, GROUP_REPLICATION, ++order, Width.MEDIUM, PUBLICATION_NAME_DISPLAY);
         def.define(PUBLICATION_AUTOCREATE_MODE_CONFIG, Type.STRING, PUBLICATION_AUTOCREATE_MODE_DEFAULT,
                 ConfigChoices.PUBLICATION_AUTOCREATE_MODE.validator(), Importance.MEDIUM,
                 PUBLICATION_AUTOCREATE_MODE_DOC, GROUP_REPLICATION, ++order, Width.SHORT,
                 PUBLICATION_AUTOCREATE_MODE_DISPLAY);
+        def.define(REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG, Type.STRING, "", ConfigValidators.replicaIdentityAutosetValues(),
+                Importance.MEDIUM, REPLICA_IDENTITY_AUTOSET_VALUES_DOC, GROUP_REPLICATION, ++order, Width.LONG,
+                REPLICA_IDENTITY_AUTOSET_VALUES_DISPLAY);
+        def.define(SLOT_DROP_ON_STOP_CONFIG, Type.BOOLEAN, SLOT_DROP_ON_STOP_DEFAULT, Importance.LOW, SLOT_DROP_ON_STOP_DOC,
+                GROUP_REPLICATION, ++order, Width.SHORT, SLOT_DROP_ON_STOP_DISPLAY);
         def.define(PROTOCOL_VERSION_CONFIG, Type.STRING, PROTOCOL_VERSION_DEFAULT,
                 ConfigChoices.PROTOCOL_VERSION.validator(), Importance.LOW, PROTOCOL_VERSION_DOC,
                 GROUP_REPLICATION, ++order, Width.SHORT, PROTOCOL_VERSION_DISPLAY);
@@ -678,7 +729,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 ConfigValidators.messageKeyColumns(), Importance.MEDIUM, MESSAGE_KEY_COLUMNS_DOC, GROUP_RECORDS, ++order,
                 Width.LONG, MESSAGE_KEY_COLUMNS_DISPLAY);
         def.define(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG, Type.STRING, UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT,
-                new ConfigDef.NonEmptyString(), Importance.LOW, UNAVAILABLE_VALUE_PLACEHOLDER_DOC, GROUP_RECORDS,
+                ConfigValidators.unavailableValuePlaceholder(), Importance.LOW, UNAVAILABLE_VALUE_PLACEHOLDER_DOC, GROUP_RECORDS,
                 ++order, Width.MEDIUM, UNAVAILABLE_VALUE_PLACEHOLDER_DISPLAY);
         def.define(DECIMAL_HANDLING_MODE_CONFIG, Type.STRING, DECIMAL_HANDLING_MODE_DEFAULT,
                 ConfigChoices.DECIMAL_HANDLING_MODE.validator(), Importance.MEDIUM, DECIMAL_HANDLING_MODE_DOC,
@@ -711,6 +762,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 ConfigValidators.topicCharacters(),
                 Importance.LOW, TOPIC_HEARTBEAT_PREFIX_DOC, GROUP_RECORDS, ++order, Width.MEDIUM,
                 TOPIC_HEARTBEAT_PREFIX_DISPLAY);
+        def.define(TOPIC_HEARTBEAT_NAME_CONFIG, Type.STRING, "", ConfigValidators.optionalTopicName(), Importance.LOW,
+                TOPIC_HEARTBEAT_NAME_DOC, GROUP_RECORDS, ++order, Width.MEDIUM, TOPIC_HEARTBEAT_NAME_DISPLAY);
 
         order = 0;
         def.define(SPILL_BACKEND_CONFIG, Type.STRING, SPILL_BACKEND_DEFAULT, ConfigValidators.spillBackendValidator(),
@@ -732,7 +785,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 SPILL_DATABASE_SCHEMA_DISPLAY);
 
         order = 0;
-        def.define(SNAPSHOT_MODE_CONFIG, Type.STRING, SNAPSHOT_MODE_DEFAULT, ConfigChoices.SNAPSHOT_MODE.validator(),
+        def.define(SNAPSHOT_MODE_CONFIG, Type.STRING, SNAPSHOT_MODE_DEFAULT, DebeziumSnapshotModes.validator(),
                 Importance.HIGH, SNAPSHOT_MODE_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT, SNAPSHOT_MODE_DISPLAY);
         def.define(SNAPSHOT_MAX_THREADS_CONFIG, Type.INT, SNAPSHOT_MAX_THREADS_DEFAULT, ConfigDef.Range.atLeast(1),
                 Importance.LOW, SNAPSHOT_MAX_THREADS_DOC, GROUP_SNAPSHOT, ++order, Width.SHORT,
@@ -742,6 +795,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         def.define(SNAPSHOT_INCLUDE_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
                 Importance.LOW, SNAPSHOT_INCLUDE_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
                 SNAPSHOT_INCLUDE_LIST_DISPLAY);
+        def.define(SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG, Type.LIST, "", ConfigValidators.regexList(),
+                Importance.LOW, SNAPSHOT_INCLUDE_COLLECTION_LIST_DOC, GROUP_SNAPSHOT, ++order, Width.LONG,
+                SNAPSHOT_INCLUDE_COLLECTION_LIST_DISPLAY);
 
         def.define(INCREMENTAL_SNAPSHOT_CHUNK_SIZE_CONFIG, Type.INT, INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DEFAULT,
                 ConfigDef.Range.between(1, 1_000_000), Importance.LOW, INCREMENTAL_SNAPSHOT_CHUNK_SIZE_DOC, GROUP_SNAPSHOT, ++order,
@@ -787,8 +843,39 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
      * @throws ConfigException for the first single-key or cross-key problem, naming its key
      */
     public PgOutputSourceConnectorConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
-        CrossKeyRules.requireNone(values(), originals());
+        this(props, true);
+    }
+
+    /**
+     * @param crossKeyRules false only for the live checks of a validation that found static errors
+     *                      ({@link PgOutputSourceConnector#validate}): those already name every cross-key problem
+     */
+    private PgOutputSourceConnectorConfig(Map<?, ?> props, boolean crossKeyRules) {
+        super(CONFIG_DEF, given(props));
+        if (crossKeyRules) {
+            CrossKeyRules.requireNone(values(), originals());
+        }
+    }
+
+    /**
+     * {@code props} without its empty values ({@link EmptyValues}); a missing {@code topic.prefix} whose pre-2.0 name is
+     * given fails here, with what to write, before ConfigDef says only that it is missing.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<?, ?> given(Map<?, ?> props) {
+        Map<?, ?> given = EmptyValues.removed(props);
+        LegacyDebeziumKeys.missingTopicPrefix((Map<String, ?>) given).ifPresent(problem -> {
+            throw new ConfigException(problem.key() + ": " + problem.message());
+        });
+        return given;
+    }
+
+    /**
+     * A configuration for the live checks of a validation that reported static errors: {@code props} holds only keys
+     * whose values passed their single-key checks, so it parses, but cross-key problems are not enforced again.
+     */
+    static PgOutputSourceConnectorConfig forLiveChecks(Map<String, String> props) {
+        return new PgOutputSourceConnectorConfig(props, false);
     }
 
     // ---- Typed accessors -----------------------------------------------------------------------------------
@@ -958,8 +1045,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return MessageKeyColumns.parse(getString(MESSAGE_KEY_COLUMNS_CONFIG));
     }
 
+    /** The placeholder text; Debezium's {@code hex:} form decoded. */
     public String unavailableValuePlaceholder() {
-        return getString(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG);
+        return ConfigValidators.placeholderText(getString(UNAVAILABLE_VALUE_PLACEHOLDER_CONFIG));
     }
 
     public DecimalHandlingMode decimalHandlingMode() {
@@ -1007,6 +1095,12 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getString(TOPIC_HEARTBEAT_PREFIX_CONFIG);
     }
 
+    /** {@code topic.heartbeat.name}; empty when unset. */
+    public Optional<String> topicHeartbeatName() {
+        String name = getString(TOPIC_HEARTBEAT_NAME_CONFIG);
+        return name == null || name.isBlank() ? Optional.empty() : Optional.of(name.trim());
+    }
+
     /** {@link SpillSettings#DISK_BACKEND}, {@link SpillSettings#DATABASE_BACKEND}, or a class name. */
     public String spillBackend() {
         return getString(SPILL_BACKEND_CONFIG);
@@ -1036,8 +1130,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getString(SPILL_DATABASE_SCHEMA_CONFIG);
     }
 
+    /** The snapshot mode; Debezium's old names and {@code configuration_based} resolved ({@link DebeziumSnapshotModes}). */
     public SnapshotMode snapshotMode() {
-        return ConfigChoices.SNAPSHOT_MODE.parse(SNAPSHOT_MODE_CONFIG, getString(SNAPSHOT_MODE_CONFIG));
+        return DebeziumSnapshotModes.resolve(getString(SNAPSHOT_MODE_CONFIG), originals());
     }
 
     public NewTableSnapshots snapshotNewTables() {
@@ -1098,9 +1193,18 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getInt(SNAPSHOT_MAX_THREADS_CONFIG);
     }
 
-    /** The compiled {@code snapshot.include.list}; empty means all captured tables. */
+    /**
+     * The compiled {@code snapshot.include.list}, or Debezium's {@code snapshot.include.collection.list} when only that
+     * is set; empty means all captured tables.
+     */
     public List<Pattern> snapshotIncludeList() {
-        return patterns(SNAPSHOT_INCLUDE_LIST_CONFIG);
+        List<Pattern> ours = patterns(SNAPSHOT_INCLUDE_LIST_CONFIG);
+        return ours.isEmpty() ? patterns(SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG) : ours;
+    }
+
+    /** The parsed {@code replica.identity.autoset.values}; empty when unset. */
+    public List<ReplicaIdentityAutoset.Entry> replicaIdentityAutosetValues() {
+        return ReplicaIdentityAutoset.parse(getString(REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG));
     }
 
     public int maxBatchSize() {
@@ -1119,7 +1223,8 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
         return getInt(TRANSACTION_BATCH_MAX_DELIVERIES_CONFIG);
     }
 
+    /** Debezium matches its lists ignoring case, so these do too. */
     private List<Pattern> patterns(String key) {
-        return getList(key).stream().map(Pattern::compile).toList();
+        return getList(key).stream().map(p -> Pattern.compile(p, Pattern.CASE_INSENSITIVE)).toList();
     }
 }

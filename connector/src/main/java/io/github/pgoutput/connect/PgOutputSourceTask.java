@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import io.github.pgoutput.assembly.TransactionAssembler;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
@@ -132,6 +133,11 @@ public class PgOutputSourceTask extends SourceTask {
     /** Incremental snapshots and signals, from the first session on; null before it and when none are configured. */
     private IncrementalSnapshotter incremental;
     private IncrementalSnapshotMetrics incrementalMetrics;
+    /**
+     * The start-up decision was {@link SnapshotPlan.Action#STREAM_AND_SNAPSHOT} ({@code snapshot.mode=always} resuming
+     * from a stored offset) and the incremental snapshot of every captured table is still to be asked for.
+     */
+    private boolean snapshotWhileStreaming;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -342,6 +348,10 @@ public class PgOutputSourceTask extends SourceTask {
                 }
                 yield new Connecting();
             }
+            case STREAM_AND_SNAPSHOT -> {
+                snapshotWhileStreaming = true;
+                yield new Connecting();
+            }
             case IDLE -> new Idle();
             case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
                 boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
@@ -456,6 +466,12 @@ public class PgOutputSourceTask extends SourceTask {
             if (incremental == null) {
                 incremental = incrementalSnapshotter();
             }
+            if (snapshotWhileStreaming) {
+                List<Pattern> snapshotOnly = config.snapshotIncludeList();
+                incremental.requestSnapshotOfCapturedTables(t -> snapshotOnly.isEmpty()
+                        || snapshotOnly.stream().anyMatch(p -> p.matcher(t.toString()).matches()));
+                snapshotWhileStreaming = false;
+            }
             if (incremental != null) {
                 emitter.withIncrementalSnapshots(incremental);
             }
@@ -468,8 +484,8 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     /**
-     * The incremental snapshots of this task run, when a signal channel is configured or the stored offset says one is
-     * under way; null otherwise. Made once, at the first session, from the stored offset (where a snapshot under way
+     * The incremental snapshots of this task run, when a signal channel is configured, the stored offset says one is
+     * under way or {@code snapshot.mode=always} asks for one; null otherwise. Made once, at the first session, from the stored offset (where a snapshot under way
      * stands, how far the signals were read).
      */
     private IncrementalSnapshotter incrementalSnapshotter() {
@@ -477,7 +493,8 @@ public class PgOutputSourceTask extends SourceTask {
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
         boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
-        if (!underWay && !kafka && !newTables && config.signalDataCollection() == null && config.signalMessagePrefix() == null) {
+        if (!underWay && !kafka && !newTables && !snapshotWhileStreaming && config.signalDataCollection() == null
+                && config.signalMessagePrefix() == null) {
             return null;
         }
         KafkaSignalChannel channel = kafka ? new KafkaSignalChannel(config.signalConsumerProperties(), config.signalKafkaTopic(),

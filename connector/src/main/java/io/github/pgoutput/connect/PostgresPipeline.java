@@ -11,6 +11,7 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSession;
+import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.RetainedWalProbe;
@@ -22,6 +23,7 @@ import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,9 +52,25 @@ final class PostgresPipeline implements TaskPipeline {
         }
     }
 
+    /**
+     * {@code replica.identity.autoset.values} first, at every start as in Debezium: the snapshot or stream this decides
+     * on then already carries the old values asked for.
+     */
     @Override
     public SnapshotPlan plan(Map<String, Object> stored) throws SQLException {
+        setReplicaIdentities();
         return SnapshotPhase.plan(config, settings(), stored);
+    }
+
+    private void setReplicaIdentities() throws SQLException {
+        try {
+            for (String changed : ReplicaIdentityAutoset.apply(config)) {
+                log.info("Replica identity set ({}): {}", PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG, changed);
+            }
+        } catch (ReplicationSetupException | IllegalArgumentException e) {
+            // Streaming without the old values the configuration asks for would change the records: fail instead.
+            throw new ConnectException(PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

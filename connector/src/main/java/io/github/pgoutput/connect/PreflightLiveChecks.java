@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.PreflightChecks;
@@ -15,47 +16,52 @@ import io.github.pgoutput.replication.Setting;
 /**
  * The live checks of {@code validate()}: maps the configuration to replication settings and runs
  * {@link PreflightChecks} against the server, attaching each problem to the config key behind its
- * {@link Setting}. Changes nothing in the database. Stateless and thread-safe.
+ * {@link Setting}; then the checks that need the catalog (the include lists select a table, the tables an existing
+ * filtered publication lacks, the signal table, {@code replica.identity.autoset.values}). A server that cannot be
+ * reached is the one problem reported; otherwise every check runs, so that one validation shows every problem.
+ * Changes nothing in the database. Stateless and thread-safe.
  */
 final class PreflightLiveChecks implements LiveChecks {
 
     @Override
     public List<ConfigProblem> check(PgOutputSourceConnectorConfig config) {
-        if (config.publicationAutocreateMode() == PublicationMode.FILTERED) {
-            // First, so that a selection of no table is reported on the include list that selects nothing.
-            try {
-                ConfigProblem includeList = CapturedTables.includeListProblem(config);
-                if (includeList != null) {
-                    return List.of(includeList);
-                }
-            } catch (SQLException e) {
-                return List.of(catalogUnreadable("reading the tables for the filtered publication", e));
-            }
+        Optional<PreflightChecks.Problem> unreachable = PreflightChecks.connectionProblem(ConnectorSettings.connection(config));
+        if (unreachable.isPresent()) {
+            return List.of(new ConfigProblem(ConnectorSettings.keyOf(unreachable.get().setting()), unreachable.get().message()));
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        ConfigProblem includeList = null;
+        try {
+            // Before the settings, so that a selection of no table is reported once, on the list that selects nothing.
+            includeList = CapturedTables.includeListProblem(config);
+        } catch (SQLException e) {
+            problems.add(catalogUnreadable("reading the tables the include lists select", e));
+        }
+        if (includeList != null) {
+            problems.add(includeList);
         }
         ReplicationSettings settings;
         try {
             settings = CapturedTables.replicationSettings(config);
         } catch (ReplicationException e) {
-            return List.of(new ConfigProblem(ConnectorSettings.keyOf(e.setting()), e.getMessage()));
+            if (includeList == null) {
+                problems.add(new ConfigProblem(ConnectorSettings.keyOf(e.setting()), e.getMessage()));
+            }
+            // A filtered publication of no table: checked as a publication of none, which needs what creating any does.
+            settings = ConnectorSettings.withPublicationMode(config, PublicationMode.NO_TABLES);
         } catch (SQLException e) {
-            return List.of(catalogUnreadable("reading the tables for the filtered publication", e));
+            problems.add(catalogUnreadable("reading the tables for the filtered publication", e));
+            return problems;
         }
-        List<ConfigProblem> problems = new ArrayList<>();
         for (PreflightChecks.Problem problem : PreflightChecks.check(settings)) {
             problems.add(new ConfigProblem(ConnectorSettings.keyOf(problem.setting()), problem.message()));
         }
-        if (problems.isEmpty() && config.publicationAutocreateMode() != PublicationMode.FILTERED) {
-            // (filtered: checked above)
-            try {
-                ConfigProblem includeList = CapturedTables.includeListProblem(config);
-                if (includeList != null) {
-                    problems.add(includeList);
-                }
-            } catch (SQLException e) {
-                problems.add(catalogUnreadable("reading the tables the include lists select", e));
-            }
+        try {
+            CapturedTables.publicationLacks(config).ifPresent(problems::add);
+        } catch (SQLException e) {
+            problems.add(catalogUnreadable("reading the tables of publication '" + config.publicationName() + "'", e));
         }
-        if (problems.isEmpty() && config.signalDataCollection() != null) {
+        if (config.signalDataCollection() != null) {
             try {
                 String signalTable = SignalTable.problem(settings, config.signalDataCollection());
                 if (signalTable != null) {
@@ -64,6 +70,11 @@ final class PreflightLiveChecks implements LiveChecks {
             } catch (SQLException e) {
                 problems.add(catalogUnreadable("checking the signal table", e));
             }
+        }
+        try {
+            problems.addAll(ReplicaIdentityAutoset.problems(config));
+        } catch (SQLException e) {
+            problems.add(catalogUnreadable("reading the replica identities of the captured tables", e));
         }
         return problems;
     }

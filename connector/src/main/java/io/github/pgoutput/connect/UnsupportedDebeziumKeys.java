@@ -1,6 +1,5 @@
 package io.github.pgoutput.connect;
 
-import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
 import static io.github.pgoutput.connect.PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG;
@@ -14,16 +13,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The keys of Debezium's PostgreSQL connector (3.6.1) that this connector does not define and that, set in a
+ * The keys of Debezium's PostgreSQL connector (3.7) that this connector does not define and that, set in a
  * configuration, would change which rows or what values Debezium emits. Kafka Connect hands unknown keys to a
  * connector without complaint, so such a key would otherwise be ignored and the records would differ from what the
  * configuration asks for; validation and the connector and task start refuse it instead, with the error on the key.
  *
- * <p>Debezium keys that do not change the records (performance, metrics, signals, notifications, incremental
- * snapshots, LSN flushing, snapshot locking, schema history) are accepted and have no effect; {@link IgnoredKeys}
- * logs a WARN naming each one that nothing reads. A key that takes a
- * value we behave like (for example {@code slot.drop.on.stop=false}) is accepted with that value. The keys this
- * connector defines itself ({@code snapshot.mode}, {@code plugin.name}, ...) are validated by their own rules.
+ * <p>Debezium keys that do not change the records (performance, metrics, notifications, LSN flushing, snapshot
+ * locking, schema history) are accepted and have no effect; {@link IgnoredKeys} logs a WARN naming each one that
+ * nothing reads. A key that takes a value we behave like (for example {@code include.unknown.datatypes=true}) is
+ * accepted with that value. The keys this connector defines itself ({@code snapshot.mode}, {@code plugin.name},
+ * {@code slot.drop.on.stop}, ...) are validated by their own rules, and Debezium's pre-2.0 names by
+ * {@link LegacyDebeziumKeys}. An empty value is an unset key ({@link EmptyValues}), so it is never refused here.
  *
  * <p>Stateless.
  */
@@ -47,13 +47,17 @@ final class UnsupportedDebeziumKeys {
         }
     }
 
+    /** Debezium's column lists: refused when not empty; {@link LegacyDebeziumKeys} names them as their old names' successors. */
+    static final String COLUMN_INCLUDE_LIST = "column.include.list";
+    static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
+
     private static final String COLUMN_LIST_ADVICE = "give the publication a column list (CREATE PUBLICATION ... FOR"
             + " TABLE t (col, ...)) and set " + PUBLICATION_AUTOCREATE_MODE_CONFIG + "=disabled";
 
     static final List<Rule> RULES = List.of(
             // Column selection: Debezium drops the columns from the records; a publication column list does so here.
-            new Rule("column.include.list", false, Set.of(), COLUMN_LIST_ADVICE),
-            new Rule("column.exclude.list", false, Set.of(), COLUMN_LIST_ADVICE),
+            new Rule(COLUMN_INCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
+            new Rule(COLUMN_EXCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
             // Column value rewriting (masks, hashes, truncation): no equivalent; use a single message transform.
             new Rule("column.mask.with.", true, Set.of(), "this connector emits column values unchanged; mask them"
                     + " with a single message transform (for example MaskField)"),
@@ -67,24 +71,16 @@ final class UnsupportedDebeziumKeys {
             new Rule("datatype.propagate.source.type", false, Set.of(), "this connector does not add the source column"
                     + " type parameters to the field schemas; remove the key"),
             // Custom converters replace the value and schema of columns.
-            new Rule("converters", false, Set.of(""), "this connector does not load custom column converters; convert"
+            new Rule("converters", false, Set.of(), "this connector does not load custom column converters; convert"
                     + " with a single message transform, or remove the key"),
             // Post processors (for example column reselection) change the values of the records.
-            new Rule("post.processors", false, Set.of(""), "this connector has no post processors; remove the key"),
+            new Rule("post.processors", false, Set.of(), "this connector has no post processors; remove the key"),
             // A snapshot query per table selects other rows or columns than the table holds.
             new Rule("snapshot.select.statement.overrides", true, Set.of(), "this connector snapshots whole tables;"
                     + " restrict the rows with a publication row filter (WHERE) and " + PUBLICATION_AUTOCREATE_MODE_CONFIG
                     + "=disabled, or the tables with " + SNAPSHOT_INCLUDE_LIST_CONFIG),
             new Rule("snapshot.query.mode", false, Set.of("select_all"), "this connector snapshots with SELECT *;"
                     + " remove the key"),
-            // Debezium's name for the snapshot's table list.
-            new Rule("snapshot.include.collection.list", false, Set.of(), "use " + SNAPSHOT_INCLUDE_LIST_CONFIG
-                    + ", which takes the same expressions"),
-            // PostgreSQL connects to one database; table selection is by schema and table.
-            new Rule("database.include.list", false, Set.of(), "this connector captures " + DATABASE_DBNAME_CONFIG
-                    + "; remove the key"),
-            new Rule("database.exclude.list", false, Set.of(), "this connector captures " + DATABASE_DBNAME_CONFIG
-                    + "; remove the key"),
             // Debezium's default (false) leaves columns of types it does not know out of the records; this
             // connector always emits them, as their text form.
             new Rule("include.unknown.datatypes", false, Set.of("true"), "this connector always emits columns of"
@@ -100,15 +96,9 @@ final class UnsupportedDebeziumKeys {
                     + " fail"),
             new Rule("skip.messages.without.change", false, Set.of("false"), "this connector emits every update,"
                     + " changed columns or not; remove the key"),
-            // This connector never drops a slot it may not own: another deployment may stream from it.
-            new Rule("slot.drop.on.stop", false, Set.of("false"), "this connector never drops its replication slot;"
-                    + " drop it with pg_drop_replication_slot after deleting the connector"),
             // Options for the output plugin change what PostgreSQL sends.
-            new Rule("slot.stream.params", false, Set.of(""), "this connector sets the pgoutput options itself;"
+            new Rule("slot.stream.params", false, Set.of(), "this connector sets the pgoutput options itself;"
                     + " use " + PROTOCOL_VERSION_CONFIG + ", " + STREAMING_CONFIG + " and " + MESSAGES_ENABLED_CONFIG),
-            // Changing the replica identity of tables changes the old values of updates and deletes.
-            new Rule("replica.identity.autoset.values", false, Set.of(""), "this connector does not alter tables;"
-                    + " set the replica identity with ALTER TABLE ... REPLICA IDENTITY"),
             // Changes which topics the changes of partitions go to.
             new Rule("publish.via.partition.root", false, Set.of("false"), "this connector creates its publications"
                     + " without publish_via_partition_root, so the changes of a partition carry the partition's name;"
@@ -116,10 +106,26 @@ final class UnsupportedDebeziumKeys {
             // Replaceable parts that shape topics, the source block and the transaction records.
             new Rule("topic.naming.strategy", false, Set.of("io.debezium.schema.schematopicnamingstrategy"),
                     "this connector names topics as Debezium's default strategy does; remove the key"),
-            new Rule("sourceinfo.struct.maker", false, Set.of(), "this connector writes the source block as"
-                    + " Debezium's default does; remove the key"),
-            new Rule("transaction.metadata.factory", false, Set.of(), "this connector writes the transaction"
-                    + " metadata as Debezium's default does; remove the key"));
+            new Rule("sourceinfo.struct.maker", false, Set.of("io.debezium.connector.postgresql.postgressourceinfostructmaker"),
+                    "this connector writes the source block as Debezium's default does; remove the key"),
+            new Rule("transaction.metadata.factory", false, Set.of("io.debezium.pipeline.txmetadata.defaulttransactionmetadatafactory"),
+                    "this connector writes the transaction metadata as Debezium's default does; remove the key"),
+            // Parts of the topic names Debezium's default strategy reads besides topic.prefix.
+            new Rule("topic.delimiter", false, Set.of("."), "this connector joins the parts of topic names with '.';"
+                    + " remove the key, and rename topics with a RegexRouter transform if you need another delimiter"),
+            new Rule("topic.transaction", false, Set.of("transaction"), "this connector writes transaction metadata to"
+                    + " <topic.prefix>.transaction; remove the key, and rename that topic with a RegexRouter transform"),
+            // Renaming schemas and fields for Avro changes the records' schemas.
+            new Rule("schema.name.adjustment.mode", false, Set.of("none"), "this connector writes schema names unchanged;"
+                    + " remove the key (or set it to none)"),
+            new Rule("field.name.adjustment.mode", false, Set.of("none"), "this connector writes field names as the"
+                    + " columns are named; remove the key (or set it to none)"),
+            // Table and column comments as schema docs change the records' schemas.
+            new Rule("include.schema.comments", false, Set.of("false"), "this connector writes no comments into the"
+                    + " schemas; remove the key (or set it to false)"),
+            // A slot xmin in the source block.
+            new Rule("xmin.fetch.interval.ms", false, Set.of("0"), "this connector leaves source.xmin null; remove the"
+                    + " key (or set it to 0)"));
 
     /** The problems of the refused keys in {@code props}, one per key, each on its key. */
     static List<ConfigProblem> problems(Map<String, ?> props) {

@@ -53,6 +53,21 @@ public final class PreflightChecks {
     }
 
     /**
+     * Whether the server can be reached with the settings' connection coordinates at all: the problem when not (on the
+     * setting to fix: host, password, a TLS setting, ...), empty when a connection opens. Validation asks this first,
+     * so that a server it cannot reach is one problem, not one per check.
+     */
+    public static Optional<Problem> connectionProblem(ReplicationSettings settings) {
+        try (Connection sql = PgConnections.openSql(settings)) {
+            return Optional.empty();
+        } catch (SQLException e) {
+            ReplicationException failure = SqlErrors.classify(e, "connecting to " + ServerAddresses.describe(settings.host(), settings.port())
+                    + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
+            return Optional.of(new Problem(failure.setting(), failure.getMessage(), failure instanceof ReplicationConnectionLostException));
+        }
+    }
+
+    /**
      * The checks before a session starts, on an open normal connection to the configured database: a slot held by any
      * walsender is a (retriable) problem, also one of this client's own earlier sessions that has not exited yet.
      */
@@ -134,8 +149,21 @@ public final class PreflightChecks {
             case ALL_TABLES -> {
                 if (!superuser) {
                     problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()
-                            + "' does not exist, and creating it FOR ALL TABLES needs a superuser, which '" + settings.user()
-                            + "' is not; create the publication as a superuser, or use mode FILTERED with tables this role owns"));
+                            + "' does not exist in database '" + settings.database() + "', and publication.autocreate.mode=all_tables"
+                            + " (the default, as in Debezium) creates it FOR ALL TABLES, which needs a superuser; '" + settings.user()
+                            + "' is not one. Either create it as a superuser (CREATE PUBLICATION "
+                            + Identifiers.quote(settings.publicationName()) + " FOR ALL TABLES, or FOR TABLE ...), or write"
+                            + " publication.autocreate.mode=filtered to have it created for the tables table.include.list selects"
+                            + " (" + settings.user() + " must own them)"));
+                }
+            }
+            case NO_TABLES -> {
+                if (!superuser && !hasDatabaseCreate(sql)) {
+                    problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()
+                            + "' does not exist, and publication.autocreate.mode=no_tables creates it without tables, which needs"
+                            + " CREATE on database '" + settings.database() + "'; run GRANT CREATE ON DATABASE "
+                            + Identifiers.quote(settings.database()) + " TO " + Identifiers.quote(settings.user())
+                            + ", or create the publication yourself"));
                 }
             }
             case FILTERED -> {
@@ -232,6 +260,14 @@ public final class PreflightChecks {
         if (used >= max) {
             problems.add(new Problem(Setting.HOSTNAME, "all " + max + " walsenders (max_wal_senders) are in use; stop an unused"
                     + " replication client or raise max_wal_senders and restart PostgreSQL", true));
+        }
+    }
+
+    private static boolean hasDatabaseCreate(Connection sql) throws SQLException {
+        try (Statement st = sql.createStatement();
+             ResultSet rs = st.executeQuery("SELECT has_database_privilege(current_database(), 'CREATE')")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 

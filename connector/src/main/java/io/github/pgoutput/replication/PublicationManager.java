@@ -26,7 +26,48 @@ public final class PublicationManager {
     }
 
     /**
-     * Creates the publication {@code FOR ALL TABLES} or {@code FOR TABLE} the given tables. Every name is double-quoted,
+     * Those of {@code tables} that the existing publication {@code settings} names does not send, over a connection of
+     * its own: the ordinary tables (leaf partitions
+     * included) among them that {@code pg_publication_tables} does not list for it. A partitioned table is sent through
+     * its partitions, so it is never reported itself. Empty when the publication does not exist or is
+     * {@code FOR ALL TABLES}.
+     */
+    public static List<TableName> unpublished(ReplicationSettings settings, List<TableName> tables) throws SQLException {
+        try (Connection sql = PgConnections.openSql(settings)) {
+            return unpublished(sql, settings.publicationName(), tables);
+        }
+    }
+
+    private static List<TableName> unpublished(Connection sql, String publicationName, List<TableName> tables) throws SQLException {
+        List<TableName> missing = new java.util.ArrayList<>();
+        try (PreparedStatement pub = sql.prepareStatement("SELECT puballtables FROM pg_publication WHERE pubname = ?")) {
+            pub.setString(1, publicationName);
+            try (ResultSet rs = pub.executeQuery()) {
+                if (!rs.next() || rs.getBoolean(1)) {
+                    return missing;
+                }
+            }
+        }
+        try (PreparedStatement st = sql.prepareStatement("SELECT c.relkind = 'r' AND NOT EXISTS (SELECT 1 FROM pg_publication_tables p"
+                + " WHERE p.pubname = ? AND p.schemaname = n.nspname AND p.tablename = c.relname)"
+                + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?")) {
+            for (TableName table : tables) {
+                st.setString(1, publicationName);
+                st.setString(2, table.schema());
+                st.setString(3, table.table());
+                try (ResultSet rs = st.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        missing.add(table);
+                    }
+                }
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Creates the publication {@code FOR ALL TABLES}, {@code FOR TABLE} the given tables, or without tables
+     * ({@link PublicationMode#NO_TABLES}). Every name is double-quoted,
      * so names keep their case and cannot inject SQL. Another task creating the same publication at the same moment is
      * not an error.
      *
@@ -41,10 +82,11 @@ public final class PublicationManager {
                 }
                 yield "FOR TABLE " + tables.stream().map(TableName::quoted).collect(Collectors.joining(", "));
             }
+            case NO_TABLES -> "";
             case DISABLED -> throw new IllegalArgumentException("publication mode DISABLED never creates a publication");
         };
         String ddl = "CREATE PUBLICATION " + Identifiers.quote(Identifiers.requireValid(publicationName, "publication name", Setting.PUBLICATION_NAME))
-                + " " + target;
+                + (target.isEmpty() ? "" : " " + target);
         try (Statement st = sql.createStatement()) {
             st.execute(ddl);
         } catch (SQLException e) {

@@ -7,5 +7,10 @@ public enum PublicationMode {
     /** Create it as {@code FOR ALL TABLES} (needs superuser). */
     ALL_TABLES,
     /** Create it {@code FOR TABLE} the configured table list (needs ownership of those tables). */
-    FILTERED
+    FILTERED,
+    /**
+     * Create it without tables (needs CREATE on the database); its tables are added later with
+     * {@code ALTER PUBLICATION ... ADD TABLE}, by whoever owns them.
+     */
+    NO_TABLES
 }

@@ -72,6 +72,10 @@ public final class SignalTable {
             } else if (settings.publicationMode() == PublicationMode.FILTERED && !settings.publicationTables().contains(table)) {
                 return "the signal table " + table + " would not be in the publication the connector creates (publication.autocreate.mode"
                         + " filtered takes the tables table.include.list selects); add it to table.include.list";
+            } else if (settings.publicationMode() == PublicationMode.NO_TABLES) {
+                return "the signal table " + table + " would not be in the publication the connector creates (publication.autocreate.mode"
+                        + " no_tables creates it without tables); create the publication with it, or add it once the publication exists:"
+                        + " ALTER PUBLICATION " + settings.publicationName() + " ADD TABLE " + table.quoted();
             }
             return null;
         }

@@ -19,6 +19,11 @@ public record SnapshotPlan(Action action, boolean dropExistingSlot, String reaso
         SNAPSHOT_THEN_STREAM,
         /** Stream from the stored offset (or the slot's position); no snapshot. */
         STREAM,
+        /**
+         * Stream from the stored offset, and read every captured table again while streaming, in chunks between the
+         * stream's transactions (an incremental snapshot): {@code snapshot.mode=always} after the first start.
+         */
+        STREAM_AND_SNAPSHOT,
         /** Create a temporary slot with an exported snapshot, emit the snapshot, then stay idle. */
         SNAPSHOT_ONLY,
         /** Nothing to do: an {@code initial_only} snapshot was completed before. Stay idle. */

@@ -9,9 +9,10 @@ import java.util.Locale;
  * The start-up decision of {@code snapshot.mode}, as a pure function of the stored offset and the slot's state.
  *
  * <p>Two rules matter most. First, a stored streaming position the slot can no longer serve (slot missing,
- * invalidated, or already confirmed past that position) means changes were lost. Only {@code when_needed} answers that
- * with a fresh snapshot; the other streaming modes fail with a message that names the mode to choose, instead of
- * silently skipping data.
+ * invalidated, or already confirmed past that position) means changes were lost. Only {@code when_needed} and
+ * {@code always} answer that with a fresh snapshot; the other streaming modes fail with a message that names the mode
+ * to choose, instead of silently skipping data. ({@code always} with a position the slot serves streams from it and
+ * has every captured table read again while streaming: {@link SnapshotPlan.Action#STREAM_AND_SNAPSHOT}.)
  *
  * <p>Second, a slot that may hold another consumer's position is never dropped. Slot names are global to the server,
  * so a slot of the configured name may belong to another connector (stopped, with its own offsets) or tool. Without a
@@ -129,7 +130,7 @@ public final class SnapshotPlanner {
         } else {
             problem = "its replication slot '" + slotName + "' does not exist any more";
         }
-        if (mode == SnapshotMode.WHEN_NEEDED) {
+        if (mode == SnapshotMode.WHEN_NEEDED || mode == SnapshotMode.ALWAYS) {
             return null;
         }
         throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted resumable snapshot cannot be resumed: " + problem
@@ -144,12 +145,17 @@ public final class SnapshotPlanner {
             return new SnapshotPlan(Action.IDLE, false, "snapshot.mode initial_only and the snapshot was completed before");
         }
         String problem = unservable(at, slot, slotName);
+        if (problem == null && mode == SnapshotMode.ALWAYS) {
+            return new SnapshotPlan(Action.STREAM_AND_SNAPSHOT, false, "stream from the stored offset " + at.lsn()
+                    + " and read every captured table again meanwhile (snapshot.mode always)");
+        }
         if (problem == null) {
             return new SnapshotPlan(Action.STREAM, false, "stream from the stored offset " + at.lsn());
         }
-        if (mode == SnapshotMode.WHEN_NEEDED) {
+        if (mode == SnapshotMode.WHEN_NEEDED || mode == SnapshotMode.ALWAYS) {
+            // always: a fresh consistent snapshot is what every start takes anyway.
             return new SnapshotPlan(Action.SNAPSHOT_THEN_STREAM, !(slot instanceof SlotState.Missing),
-                    problem + ": snapshot again (snapshot.mode when_needed)");
+                    problem + ": snapshot again (snapshot.mode " + configValue(mode) + ")");
         }
         throw new SnapshotException(Reason.MODE_CONFLICT, problem + ", so the changes after the stored offset " + at.lsn()
                 + " cannot be streamed and would be lost. Set snapshot.mode=when_needed to take a fresh consistent snapshot"

@@ -46,7 +46,7 @@ class ConfigChoicesTest {
     @Test
     void writesEnumConstantsAsLowerCaseConfigValues() {
         assertThat(ConfigChoices.PUBLICATION_AUTOCREATE_MODE.texts())
-                .containsExactly("disabled", "all_tables", "filtered");
+                .containsExactly("disabled", "all_tables", "filtered", "no_tables");
         assertThat(ConfigChoices.SSL_MODE.texts())
                 .containsExactly("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
         assertThat(ConfigChoices.DECIMAL_HANDLING_MODE.validator()).hasToString("precise, double, string");

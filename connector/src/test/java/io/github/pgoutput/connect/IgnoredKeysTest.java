@@ -20,12 +20,20 @@ class IgnoredKeysTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "signal.file                           | /tmp/signals.txt       | signals through Debezium's file, jmx and in-process channels",
-        "signal.kafka.consumer.offset.commit.enabled | true             | signals through Debezium's file, jmx and in-process channels",
+        "signal.file                           | /tmp/signals.txt       | signals through Debezium's file, jmx, in-process or http channels",
+        "signal.kafka.consumer.offset.commit.enabled | true             | signals through Debezium's file, jmx, in-process or http channels",
         "incremental.snapshot.allow.schema.changes | true               | incremental snapshots beyond their chunk size",
         "incremental.snapshot.watermarking.strategy | insert_delete     | incremental snapshots beyond their chunk size",
         "notification.enabled.channels         | sink                   | notifications",
         "heartbeat.action.query                | INSERT INTO hb VALUES (1) | heartbeat action queries",
+        "offset.mismatch.strategy              | trust_slot             | what to do when the stored offset and the slot disagree",
+        "lsn.flush.mode                        | manual                 | LSN flushing",
+        "flush.lsn.source                      | false                  | LSN flushing (the old name of lsn.flush.mode)",
+        "database.history.kafka.topic          | history                | schema history (its name before Debezium 2.0)",
+        "snapshot.isolation.mode               | read_committed         | the snapshot's isolation level",
+        "snapshot.locking.mode                 | shared                 | snapshot table locks",
+        "database.initial.statements           | SET search_path TO app | SQL statements run on each new connection",
+        "snapshot.mode.configuration.based.snapshot.data | true         | the settings of snapshot.mode=configuration_based or custom",
     })
     void namesTheDebeziumFeatureThisConnectorDoesNotImplement(String key, String value, String feature) {
         List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with(key, value));
@@ -65,6 +73,27 @@ class IgnoredKeysTest {
         "signal.consumer.security.protocol", "incremental.snapshot.chunk.size", "read.only", "snapshot.new.tables"})
     void leavesTheSignalAndIncrementalSnapshotKeysItImplementsAlone(String key) {
         assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
+    }
+
+    @Test
+    void leavesTheSettingsOfConfigurationBasedSnapshotsAloneWhenThatModeReadsThem() {
+        Map<String, String> props = with("snapshot.mode", "configuration_based");
+        props.put("snapshot.mode.configuration.based.snapshot.data", "true");
+        props.put("snapshot.mode.configuration.based.start.stream", "true");
+
+        assertThat(IgnoredKeys.of(props)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"database.server.name", "table.whitelist", "schema.blacklist", "database.include.list",
+        "heartbeat.topics.prefix"})
+    void leavesDebeziumsOldNamesToTheirOwnExplanation(String key) {
+        assertThat(IgnoredKeys.of(with(key, "x"))).isEmpty();
+    }
+
+    @Test
+    void anEmptyValueGetsNoWarning() {
+        assertThat(IgnoredKeys.of(with("poll.interval.ms", ""))).isEmpty();
     }
 
     @Test

@@ -172,6 +172,42 @@ class IncrementalSnapshotterTest {
     }
 
     @Test
+    void snapshotModeAlwaysReadsEveryCapturedTableItSelectsInChunksBetweenTheStreamsDeliveries() {
+        ScriptedTable table = new ScriptedTable(3);
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(2, null, null, -1), null,
+                tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
+        snapshotter.requestSnapshotOfCapturedTables(t -> t.equals(ORDERS));
+        DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION},
+                transaction(10, 0x5000, order(100)), transaction(11, 0x6000, order(101))));
+
+        List<String> records = drain(emitter, snapshotter, 100, 10).stream().map(IncrementalSnapshotterTest::describe).toList();
+
+        assertThat(table.reads).as("orders only: the selection leaves the signal table out")
+                .containsExactly("public.orders after []", "public.orders after [2]");
+        assertThat(records).containsExactlyInAnyOrder("r1:incremental", "r2:incremental", "r3:incremental", "c100@orders", "c101@orders");
+        assertThat(records.indexOf("c100@orders")).as("the stream keeps its order").isLessThan(records.indexOf("c101@orders"));
+        assertThat(records.indexOf("r1:incremental")).as("a chunk's rows stay together").isEqualTo(records.indexOf("r2:incremental") - 1);
+        assertThat(snapshotter.state().active()).isFalse();
+    }
+
+    @Test
+    void snapshotModeAlwaysAsksAgainWhenThePollThatQueuedTheTablesFails() {
+        ScriptedTable table = new ScriptedTable(1);
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(5, null, null, -1), null,
+                tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
+        snapshotter.requestSnapshotOfCapturedTables(t -> true);
+        emitter(snapshotter, ORDERS_RELATION).fill(new ArrayList<>(), 100);
+        assertThat(table.reads).isNotEmpty();
+
+        snapshotter.abandoned();
+        assertThat(snapshotter.state().active()).as("the records that queued the tables never reached Kafka").isFalse();
+        table.reads.clear();
+        drain(emitter(snapshotter, ORDERS_RELATION), snapshotter, 100, 5);
+
+        assertThat(table.reads).containsExactly("public.orders after []", "public.signals after []");
+    }
+
+    @Test
     void eachChunkRowsOffsetNamesItselfAsReadSoARestartReadsOnAfterIt() {
         ScriptedTable table = new ScriptedTable(5);
         IncrementalSnapshotter snapshotter = snapshotter(table, 3, null);

@@ -96,7 +96,7 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(config.databasePassword()).isNull();
         assertThat(config.databaseSslmode()).isEqualTo(SslMode.PREFER);
         assertThat(config.databaseSslrootcert()).isNull();
-        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationMode.DISABLED);
+        assertThat(config.publicationAutocreateMode()).as("Debezium's default").isEqualTo(PublicationMode.ALL_TABLES);
         assertThat(config.protocolVersion()).isEqualTo(ProtocolVersionSetting.AUTO);
         assertThat(config.streaming()).isEmpty(); // auto
         assertThat(config.preparedTransactionMode()).isEqualTo(PreparedTransactionMode.FAIL);
@@ -306,11 +306,59 @@ public class PgOutputSourceConnectorConfigTest {
     }
 
     @Test
+    void defaultsTheSlotAndThePublicationToDebeziumsNames() {
+        Map<String, String> props = minimal();
+        props.remove("slot.name");
+        props.remove("publication.name");
+
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(props);
+
+        assertThat(config.slotName()).isEqualTo("debezium");
+        assertThat(config.publicationName()).isEqualTo("dbz_publication");
+        assertThat(config.publicationAutocreateMode()).isEqualTo(PublicationMode.ALL_TABLES);
+    }
+
+    @Test
+    void readsDebeziumsHexPlaceholderAsTheTextItsBytesSpell() {
+        assertThat(new PgOutputSourceConnectorConfig(with("unavailable.value.placeholder", "hex:5f5f746f617374")).unavailableValuePlaceholder())
+                .isEqualTo("__toast");
+        assertThat(new PgOutputSourceConnectorConfig(with("unavailable.value.placeholder", "plain")).unavailableValuePlaceholder())
+                .isEqualTo("plain");
+    }
+
+    @Test
+    void readsDebeziumsNameOfTheSnapshotTableListAndRefusesBothNamesAtOnce() {
+        PgOutputSourceConnectorConfig debeziums = new PgOutputSourceConnectorConfig(with("snapshot.include.collection.list", "public\\.orders"));
+
+        assertThat(debeziums.snapshotIncludeList()).extracting(java.util.regex.Pattern::pattern).containsExactly("public\\.orders");
+        assertThat(allErrors(CrossKeyRules.validate(with("snapshot.include.collection.list", "a", "snapshot.include.list", "b"))))
+                .containsOnlyKeys("snapshot.include.collection.list");
+        assertThat(allErrors(CrossKeyRules.validate(with("snapshot.include.collection.list", "a", "snapshot.mode", "no_data"))))
+                .containsOnlyKeys("snapshot.include.collection.list");
+    }
+
+    @Test
+    void matchesTheTableAndSchemaListsIgnoringCaseAsDebeziumDoes() {
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(with("table.include.list", "PUBLIC\\.Orders",
+                "schema.include.list", "Public"));
+
+        assertThat(ConnectorSettings.captured(config, "public", "orders")).isTrue();
+        assertThat(ConnectorSettings.captured(config, "public", "order_lines")).isFalse();
+    }
+
+    @Test
+    void namesTheHeartbeatTopicAfterTopicHeartbeatNameWhenSet() {
+        assertThat(io.github.pgoutput.connect.record.TopicNames.of(new PgOutputSourceConnectorConfig(
+                with("topic.heartbeat.name", "shop-heartbeats"))).heartbeat()).isEqualTo("shop-heartbeats");
+        assertThat(io.github.pgoutput.connect.record.TopicNames.of(new PgOutputSourceConnectorConfig(minimal())).heartbeat())
+                .isEqualTo("__debezium-heartbeat.shop");
+    }
+
+    @Test
     void reportsEachMissingRequiredKeyOnThatKey() {
         Config config = CrossKeyRules.validate(Map.of());
 
-        assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname",
-                "slot.name", "publication.name", "topic.prefix");
+        assertThat(allErrors(config)).containsOnlyKeys("database.hostname", "database.user", "database.dbname", "topic.prefix");
         assertThat(allErrors(config)).allSatisfy((key, messages) -> assertThat(messages).as(key).singleElement()
                 .asString().contains("Missing required configuration \"" + key + "\""));
     }
@@ -328,7 +376,6 @@ public class PgOutputSourceConnectorConfigTest {
         "slot.name | Shop_Slot",
         "slot.name | shop-slot",
         "slot.name | abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd",
-        "publication.name | ''",
         "publication.autocreate.mode | some_tables",
         "protocol.version | 5",
         "protocol.version | 0",
@@ -341,7 +388,8 @@ public class PgOutputSourceConnectorConfigTest {
         "topic.prefix | shop events",
         "topic.prefix | shop/events",
         "tombstones.on.delete | sometimes",
-        "unavailable.value.placeholder | ''",
+        "unavailable.value.placeholder | 'hex:5f5'",
+        "unavailable.value.placeholder | 'hex:ff'",
         "decimal.handling.mode | float",
         "provide.transaction.metadata | yes please",
         "heartbeat.interval.ms | -1",
@@ -352,7 +400,8 @@ public class PgOutputSourceConnectorConfigTest {
         "spill.max.transaction.bytes | -1",
         "spill.max.total.bytes | -1",
         "spill.database.schema | Spill",
-        "snapshot.mode | never",
+        "snapshot.mode | custom",
+        "snapshot.mode | recovery",
         "snapshot.max.threads | 0",
         "snapshot.include.list | (",
         "schema.include.list | (",
@@ -370,8 +419,7 @@ public class PgOutputSourceConnectorConfigTest {
         "skipped.operations | 'none,c'",
         "message.prefix.include.list | (",
         "extended.headers.enabled | maybe",
-        "signal.enabled.channels | jmx",
-        "signal.enabled.channels | 'source,file'",
+        "signal.enabled.channels | 'source,,kafka'",
         "signal.data.collection | only.three.parts.four",
         "snapshot.new.tables | parallel",
         "incremental.snapshot.chunk.size | 0",
@@ -387,7 +435,7 @@ public class PgOutputSourceConnectorConfigTest {
 
     /** Moved from ReplicationSettingsTest: the configuration is where these names are checked, once. */
     @ParameterizedTest
-    @ValueSource(strings = {"", "Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
+    @ValueSource(strings = {"Slot", "slot-1", "slot 1", "slot;drop", "a23456789012345678901234567890123456789012345678901234567890123x"})
     void refusesSlotNamesPgjdbcWouldPasteUnquoted(String name) {
         assertThat(allErrors(CrossKeyRules.validate(with("slot.name", name)))).containsOnlyKeys("slot.name")
                 .extractingByKey("slot.name").asList().singleElement().asString()

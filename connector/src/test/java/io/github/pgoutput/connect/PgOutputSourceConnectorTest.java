@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -15,6 +16,8 @@ import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PgOutputSourceConnectorTest {
 
@@ -59,30 +62,69 @@ class PgOutputSourceConnectorTest {
         Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
         props.put("tasks.max", "3");
 
-        Config config = new PgOutputSourceConnector().validate(props);
+        Config config = new PgOutputSourceConnector(null).validate(props);
 
         assertThat(errors(config)).containsOnlyKeys("tasks.max");
     }
 
     @Test
-    void runsLiveChecksOnlyWhenTheStaticChecksPassAndAttachesTheirProblemsToKeys() {
+    void attachesEachLiveProblemToItsKey() {
+        LiveChecks checks = config -> List.of(new ConfigProblem("slot.name", "slot shop_slot uses plugin test_decoding, not pgoutput"),
+                new ConfigProblem("database.user", "role replicator lacks REPLICATION"));
+
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(checks).validate(PgOutputSourceConnectorConfigTest.minimal()));
+
+        assertThat(errors).containsOnlyKeys("slot.name", "database.user");
+        assertThat(errors.get("slot.name")).containsExactly("slot shop_slot uses plugin test_decoding, not pgoutput");
+    }
+
+    @Test
+    void runsTheLiveChecksAlsoWhenAStaticCheckFailsWithThatKeyAtItsDefaultAndLeavesOutTheirProblemsOnIt() {
+        List<PgOutputSourceConnectorConfig> checked = new ArrayList<>();
+        LiveChecks checks = config -> {
+            checked.add(config);
+            return List.of(new ConfigProblem("slot.name", "slot debezium is in use"),
+                    new ConfigProblem("database.user", "role replicator lacks REPLICATION"));
+        };
+        Map<String, String> bad = PgOutputSourceConnectorConfigTest.minimal();
+        bad.put("slot.name", "Bad");
+        bad.put("tasks.max", "2");
+        bad.put("table.whitelist", "public.orders");
+
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(checks).validate(bad));
+
+        assertThat(checked).singleElement().satisfies(c -> assertThat(c.slotName()).isEqualTo("debezium"));
+        assertThat(errors).containsOnlyKeys("slot.name", "tasks.max", "table.whitelist", "database.user");
+        assertThat(errors.get("slot.name")).singleElement().asString().contains("lowercase letters");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {"database.port | 0", "database.sslmode | strict", "database.hostname | ''"})
+    void skipsTheLiveChecksWhenAConnectionKeyIsWrong(String key, String value) {
         AtomicInteger calls = new AtomicInteger();
         LiveChecks checks = config -> {
             calls.incrementAndGet();
-            return List.of(new ConfigProblem("slot.name", "slot shop_slot uses plugin test_decoding, not pgoutput"),
-                    new ConfigProblem("database.user", "role replicator lacks REPLICATION"));
+            return List.of();
         };
-        PgOutputSourceConnector connector = new PgOutputSourceConnector(checks);
         Map<String, String> bad = PgOutputSourceConnectorConfigTest.minimal();
-        bad.put("slot.name", "Bad");
+        bad.put(key, value);
 
-        assertThat(errors(connector.validate(bad))).containsOnlyKeys("slot.name");
+        assertThat(errors(new PgOutputSourceConnector(checks).validate(bad))).containsOnlyKeys(key);
         assertThat(calls).hasValue(0);
+    }
 
-        Map<String, List<String>> errors = errors(connector.validate(PgOutputSourceConnectorConfigTest.minimal()));
+    @Test
+    void runsTheLiveChecksWithoutATopicPrefixTheyDoNotRead() {
+        AtomicInteger calls = new AtomicInteger();
+        LiveChecks checks = config -> {
+            calls.incrementAndGet();
+            return List.of(new ConfigProblem("publication.name", "publication dbz_publication does not exist"));
+        };
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.remove("topic.prefix");
+
+        assertThat(errors(new PgOutputSourceConnector(checks).validate(props))).containsOnlyKeys("topic.prefix", "publication.name");
         assertThat(calls).hasValue(1);
-        assertThat(errors).containsOnlyKeys("slot.name", "database.user");
-        assertThat(errors.get("slot.name")).containsExactly("slot shop_slot uses plugin test_decoding, not pgoutput");
     }
 
     @Test

@@ -40,21 +40,23 @@ class UnsupportedDebeziumKeysTest {
         "snapshot.select.statement.overrides                   | public.orders          | publication row filter",
         "snapshot.select.statement.overrides.public.orders     | SELECT * FROM orders   | publication row filter",
         "snapshot.query.mode                                   | custom                 | remove the key",
-        "snapshot.include.collection.list                      | public\\.orders        | use snapshot.include.list",
-        "database.include.list                                 | shop                   | database.dbname",
         "include.unknown.datatypes                             | false                  | PostgreSQL text form",
         "table.ignore.builtin                                  | false                  | system schemas",
         "event.processing.failure.handling.mode                | skip                   | never skips",
         "event.processing.failure.handling.mode                | warn                   | never skips",
         "event.converting.failure.handling.mode                | warn                   | never writes null",
         "skip.messages.without.change                          | true                   | emits every update",
-        "slot.drop.on.stop                                     | true                   | pg_drop_replication_slot",
         "slot.stream.params                                    | add-tables=public.a    | protocol.version",
-        "replica.identity.autoset.values                       | public.orders:FULL     | ALTER TABLE",
         "publish.via.partition.root                            | true                   | remove the key",
         "topic.naming.strategy                                 | com.example.MyNaming   | remove the key",
         "sourceinfo.struct.maker                               | com.example.MySource   | remove the key",
         "transaction.metadata.factory                          | com.example.MyTx       | remove the key",
+        "topic.delimiter                                       | _                      | RegexRouter",
+        "topic.transaction                                     | tx                     | RegexRouter",
+        "schema.name.adjustment.mode                           | avro                   | set it to none",
+        "field.name.adjustment.mode                            | avro_unicode           | set it to none",
+        "include.schema.comments                               | true                   | set it to false",
+        "xmin.fetch.interval.ms                                | 1000                   | set it to 0",
     })
     void validationRefusesADebeziumKeyThatWouldChangeTheRecordsOnThatKey(String key, String value, String advice) {
         Config config = CrossKeyRules.validate(with(key, value));
@@ -69,7 +71,7 @@ class UnsupportedDebeziumKeysTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "column.exclude.list       | public\\.orders\\.card",
-        "slot.drop.on.stop         | true",
+        "xmin.fetch.interval.ms    | 500",
         "column.mask.with.5.chars  | public\\.orders\\.card",
     })
     void connectorAndTaskStartRefuseTheKeyToo(String key, String value) {
@@ -85,12 +87,16 @@ class UnsupportedDebeziumKeysTest {
         "event.processing.failure.handling.mode | FAIL",
         "event.converting.failure.handling.mode | fail",
         "skip.messages.without.change           | false",
-        "slot.drop.on.stop                      | false",
-        "slot.drop.on.stop                      | ' false '",
         "publish.via.partition.root             | false",
         "snapshot.query.mode                    | select_all",
         "topic.naming.strategy                  | io.debezium.schema.SchemaTopicNamingStrategy",
-        "converters                             | ''",
+        "sourceinfo.struct.maker                | io.debezium.connector.postgresql.PostgresSourceInfoStructMaker",
+        "transaction.metadata.factory           | io.debezium.pipeline.txmetadata.DefaultTransactionMetadataFactory",
+        "topic.delimiter                        | .",
+        "topic.transaction                      | transaction",
+        "schema.name.adjustment.mode            | none",
+        "include.schema.comments                | false",
+        "xmin.fetch.interval.ms                 | 0",
         "snapshot.locking.mode                  | shared",
         "snapshot.fetch.size                    | 10240",
         "incremental.snapshot.chunk.size        | 2048",
@@ -115,10 +121,21 @@ class UnsupportedDebeziumKeysTest {
     @Test
     void reportsEveryRefusedKeyOfAConfiguration() {
         Map<String, String> props = with("column.exclude.list", "public\\.orders\\.card");
-        props.put("slot.drop.on.stop", "true");
+        props.put("topic.delimiter", "_");
         props.put("table.include.list", "public\\.orders");
 
         assertThat(UnsupportedDebeziumKeys.problems(props)).extracting(ConfigProblem::key)
-                .containsExactly("column.exclude.list", "slot.drop.on.stop");
+                .containsExactly("column.exclude.list", "topic.delimiter");
+    }
+
+    @ParameterizedTest(name = "{0}=''{1}''")
+    @CsvSource(delimiter = '|', value = {"column.exclude.list | ''", "column.include.list | '  '", "converters | ''",
+        "column.mask.with.4.chars | ''", "slot.stream.params | ''", "post.processors | ''"})
+    void anEmptyValueIsAnUnsetKeyAndPasses(String key, String value) {
+        Map<String, String> props = with(key, value);
+
+        assertThat(CrossKeyRules.validate(props).configValues()).allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+        assertThat(new PgOutputSourceConnectorConfig(props).originals()).doesNotContainKey(key);
+        assertThat(IgnoredKeys.of(props)).as("no WARN for an unset key").isEmpty();
     }
 }

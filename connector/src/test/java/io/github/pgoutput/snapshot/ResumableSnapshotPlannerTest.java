@@ -33,6 +33,10 @@ class ResumableSnapshotPlannerTest {
             WHEN_NEEDED  | missing    | SNAPSHOT_THEN_STREAM
             WHEN_NEEDED  | lost       | SNAPSHOT_THEN_STREAM drop
             WHEN_NEEDED  | active     | wait
+            ALWAYS       | unadvanced | resume SNAPSHOT_THEN_STREAM
+            ALWAYS       | missing    | SNAPSHOT_THEN_STREAM
+            ALWAYS       | lost       | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | active     | wait
             INITIAL_ONLY | missing    | resume SNAPSHOT_ONLY
             INITIAL_ONLY | unadvanced | resume SNAPSHOT_ONLY
             NO_DATA      | unadvanced | STREAM

@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * confirmed at 0/100 (for "in_progress": never streamed from since its creation), "advanced" confirmed at 0/200,
  * "active" like "unadvanced" but held by a walsender, "restart_past" one whose restart_lsn is 0/150.
  *
+ * <p>ALWAYS is WHEN_NEEDED, except that a stored position the slot serves is streamed from while every captured table is
+ * read again (STREAM_AND_SNAPSHOT).
+ *
  * <p>"drop" means the existing slot is dropped first; "error" a {@code MODE_CONFLICT} naming when_needed; "refuse" a
  * {@code SLOT_NOT_OWNED} naming the slot and the choices; "wait" a {@code SLOT_ACTIVE} (retried by the task).
  */
@@ -121,6 +124,30 @@ class SnapshotPlannerTest {
             NO_DATA      | at              | advanced     | error
             NO_DATA      | at              | active       | STREAM
             NO_DATA      | at              | restart_past | error
+            ALWAYS       | absent          | missing      | SNAPSHOT_THEN_STREAM
+            ALWAYS       | absent          | lost         | refuse
+            ALWAYS       | absent          | unadvanced   | refuse
+            ALWAYS       | absent          | advanced     | refuse
+            ALWAYS       | absent          | active       | refuse
+            ALWAYS       | absent          | restart_past | refuse
+            ALWAYS       | in_progress     | missing      | SNAPSHOT_THEN_STREAM
+            ALWAYS       | in_progress     | lost         | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | in_progress     | unadvanced   | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | in_progress     | advanced     | refuse
+            ALWAYS       | in_progress     | active       | wait
+            ALWAYS       | in_progress     | restart_past | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | in_progress_old | missing      | SNAPSHOT_THEN_STREAM
+            ALWAYS       | in_progress_old | lost         | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | in_progress_old | unadvanced   | refuse
+            ALWAYS       | in_progress_old | advanced     | refuse
+            ALWAYS       | in_progress_old | active       | refuse
+            ALWAYS       | in_progress_old | restart_past | refuse
+            ALWAYS       | at              | missing      | SNAPSHOT_THEN_STREAM
+            ALWAYS       | at              | lost         | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | at              | unadvanced   | STREAM_AND_SNAPSHOT
+            ALWAYS       | at              | advanced     | SNAPSHOT_THEN_STREAM drop
+            ALWAYS       | at              | active       | STREAM_AND_SNAPSHOT
+            ALWAYS       | at              | restart_past | SNAPSHOT_THEN_STREAM drop
             """)
     void decidesEveryCell(SnapshotMode mode, String offset, String slot, String expected) {
         StoredOffset storedOffset = offset(offset);

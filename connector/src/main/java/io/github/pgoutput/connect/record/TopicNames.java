@@ -12,7 +12,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  *   <li>{@code <topic.prefix>.<schema>.<table>}: the change events of one table;</li>
  *   <li>{@code <topic.prefix>.transaction}: transaction metadata;</li>
  *   <li>{@code <topic.prefix>.message}: logical decoding messages;</li>
- *   <li>{@code <topic.heartbeat.prefix>.<topic.prefix>}: heartbeats.</li>
+ *   <li>{@code <topic.heartbeat.prefix>.<topic.prefix>}: heartbeats, or {@code topic.heartbeat.name} when set.</li>
  * </ul>
  * Kafka allows only ASCII letters, digits, '.', '_' and '-' in topic names, so every other character of a schema or
  * table name becomes '_' (one '_' per Unicode code point). Distinct tables can therefore share a topic
@@ -28,14 +28,21 @@ public final class TopicNames {
 
     private final String topicPrefix;
     private final String heartbeatPrefix;
+    /** The whole heartbeat topic name, or null for {@code <heartbeatPrefix>.<topicPrefix>}. */
+    private final String heartbeatName;
 
     public TopicNames(String topicPrefix, String heartbeatPrefix) {
+        this(topicPrefix, heartbeatPrefix, null);
+    }
+
+    private TopicNames(String topicPrefix, String heartbeatPrefix, String heartbeatName) {
         this.topicPrefix = Objects.requireNonNull(topicPrefix, "topicPrefix");
         this.heartbeatPrefix = Objects.requireNonNull(heartbeatPrefix, "heartbeatPrefix");
+        this.heartbeatName = heartbeatName;
     }
 
     public static TopicNames of(PgOutputSourceConnectorConfig config) {
-        return new TopicNames(config.topicPrefix(), config.topicHeartbeatPrefix());
+        return new TopicNames(config.topicPrefix(), config.topicHeartbeatPrefix(), config.topicHeartbeatName().orElse(null));
     }
 
     /**
@@ -60,7 +67,7 @@ public final class TopicNames {
     }
 
     public String heartbeat() {
-        return heartbeatPrefix + "." + topicPrefix;
+        return heartbeatName != null ? heartbeatName : heartbeatPrefix + "." + topicPrefix;
     }
 
     /** Replaces each code point outside {@code [A-Za-z0-9._-]} by '_'. */

@@ -2,7 +2,6 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,27 +14,27 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresExtension;
+import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 4, integration test 5: {@code PUT /connector-plugins/PgOutputSourceConnector/config/validate} checks the
- * live server and attaches each problem to the key to change: wrong password, {@code wal_level=replica}, a missing
- * publication with autocreate disabled, {@code tasks.max=2}, and {@code stage} with {@code max_prepared_transactions=0};
- * and what a server version cannot serve (protocol 4, parallel streaming before PostgreSQL 16). Runs on every
- * PostgreSQL version {@code pg.versions} selects, each with its own two servers (they need settings of their own).
+ * Issue 4, integration test 5, and issue 36: {@link PgOutputSourceConnector#validate} checks the live server and
+ * attaches each problem to the key to change: wrong password, {@code wal_level=replica}, a missing publication with
+ * autocreate disabled, {@code tasks.max=2}, and {@code stage} with {@code max_prepared_transactions=0}; what a server
+ * version cannot serve (protocol 4, parallel streaming before PostgreSQL 16); and the live problems of a configuration
+ * that also has static errors, all in one validation. Direct calls of {@code validate()}, as Connect's
+ * {@code PUT /connector-plugins/.../config/validate} makes them (PgOutputSourceConnectorValidationIT shows that path
+ * through a real worker). Runs on every PostgreSQL version {@code pg.versions} selects, each with its own two servers
+ * (they need settings of their own).
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
-class LiveValidationIT {
+class ValidationLiveTest {
 
     private static final String ROLE = "app";
     private static final String PASSWORD = "s3cret";
-
-    @RegisterExtension
-    static final ConnectWorkerCluster connect = ConnectWorkerCluster.shared();
 
     /** Per version: logical decoding, but no prepared transactions, and password authentication for the role {@code app}. */
     private static final Map<Integer, PostgresCluster> LOGICAL = new HashMap<>();
@@ -95,7 +94,13 @@ class LiveValidationIT {
     }
 
     private static Map<String, List<String>> errors(Map<String, String> config) {
-        return connect.validationErrors("PgOutputSourceConnector", config);
+        Map<String, List<String>> errors = new HashMap<>();
+        for (ConfigValue value : new PgOutputSourceConnector().validate(config).configValues()) {
+            if (!value.errorMessages().isEmpty()) {
+                errors.put(value.name(), value.errorMessages());
+            }
+        }
+        return errors;
     }
 
     @ParameterizedTest(name = "PostgreSQL {0}")
@@ -149,6 +154,34 @@ class LiveValidationIT {
         config.put("tasks.max", "2");
 
         assertThat(errors(config)).containsOnlyKeys("tasks.max");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void oneValidationShowsTheLiveProblemsBesideTheStaticOnes(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("tasks.max", "2");
+        config.put("table.whitelist", "public.orders");
+        config.put("publication.name", "missing_pub");
+        config.put("publication.autocreate.mode", "disabled");
+        config.put("prepared.transaction.mode", "stage");
+        config.put("provide.transaction.metadata", "true");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("tasks.max", "table.whitelist", "publication.name", "prepared.transaction.mode");
+        assertThat(errors.get("publication.name")).singleElement().asString().contains("missing_pub").contains("does not exist");
+        assertThat(errors.get("prepared.transaction.mode")).singleElement().asString().contains("max_prepared_transactions is 0");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aWrongPasswordIsReportedBesideAStaticError(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.password", "wrong");
+        config.put("slot.name", "Bad-Slot");
+
+        assertThat(errors(config)).containsOnlyKeys("database.password", "slot.name");
     }
 
     @ParameterizedTest(name = "PostgreSQL {0}")
@@ -231,8 +264,8 @@ class LiveValidationIT {
 
         Map<String, List<String>> errors = errors(config);
 
-        assertThat(errors).containsKeys("database.hostname", "database.user", "database.dbname", "slot.name",
-                "publication.name", "topic.prefix");
-        assertThat(errors).allSatisfy((key, messages) -> assertThat(messages).as(key).hasSize(1));
+        assertThat(errors).containsOnlyKeys("database.hostname", "database.user", "database.dbname", "topic.prefix");
+        assertThat(errors).allSatisfy((key, messages) -> assertThat(messages).as(key).singleElement().asString()
+                .contains("Write " + key + "=<"));
     }
 }
