@@ -88,6 +88,7 @@ final class CrossKeyRules {
     /** The refused Debezium keys among {@code given}, then the problems of {@link #problems(Map, Object)}. */
     private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
+        problems.addAll(ColumnShapingKeys.problems(given));
         problems.addAll(problems(parsed, given.get(TASKS_MAX_CONFIG)));
         checkDirectEncoding(parsed, given, problems);
         return problems;

@@ -72,7 +72,8 @@ final class IgnoredKeys {
         for (String key : props.keySet()) {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
                     || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
-                    || UnsupportedDebeziumKeys.rule(key) != null || isFrameworkKey(key)) {
+                    || UnsupportedDebeziumKeys.rule(key) != null || isFrameworkKey(key)
+                    || ColumnShapingKeys.reads(key, props)) {
                 continue;
             }
             ignored.add(new IgnoredKey(key, message(key)));

@@ -143,13 +143,13 @@ class FilteredPublicationIT {
     void aDebeziumKeyThatWouldChangeTheRecordsIsRefusedByTheWorkersValidation(PostgresDatabase db) {
         db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, card text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "masked" + db.majorVersion(), "masked_slot");
-        config.put("column.mask.with.4.chars", "public\\.orders\\.card");
+        config.put("publish.via.partition.root", "true");
         config.put("name", "masked" + db.majorVersion());
 
         Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
 
-        assertThat(errors).containsOnlyKeys("column.mask.with.4.chars");
-        assertThat(errors.get("column.mask.with.4.chars")).singleElement().asString()
+        assertThat(errors).containsOnlyKeys("publish.via.partition.root");
+        assertThat(errors.get("publish.via.partition.root")).singleElement().asString()
                 .contains("is a Debezium setting this connector does not support");
     }
 

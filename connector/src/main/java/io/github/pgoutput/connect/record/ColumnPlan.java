@@ -1,0 +1,125 @@
+package io.github.pgoutput.connect.record;
+
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import io.debezium.spi.converter.CustomConverter;
+import io.github.pgoutput.connect.shaping.ColumnMapper;
+import io.github.pgoutput.connect.shaping.ColumnShaping;
+import io.github.pgoutput.connect.shaping.CustomConverters;
+import io.github.pgoutput.connect.shaping.SourceColumn;
+import io.github.pgoutput.connect.shaping.SourceColumns;
+import io.github.pgoutput.converters.ColumnConverter;
+import io.github.pgoutput.replication.CatalogColumn;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+
+/**
+ * How one column of one table version becomes fields, decided once per table schema: its converter (the connector's,
+ * or a custom converter that registered for it), its field in the value (none when {@code column.include.list} /
+ * {@code column.exclude.list} leave it out) with the schema parameters of its mapper, the function its mapper applies
+ * to the value's field, and the schema of its key field, which no mapper touches (Debezium's key shows the values the
+ * masks hide).
+ *
+ * @param converter   the connector's converter of the column's type
+ * @param custom      the custom converter's conversion, or null when the connector's converter applies
+ * @param baseSchema  the field schema before any mapper: the key field's, and what a missing value is filled from
+ * @param valueSchema the field schema in {@code before} / {@code after}, or null when the column is left out
+ * @param mapping     the mapper's function over the value field's values, or null
+ */
+record ColumnPlan(ColumnConverter converter, CustomConverter.Converter custom, Schema baseSchema, Schema valueSchema,
+                  UnaryOperator<Object> mapping) {
+
+    /** A column no key shapes: the connector's converter, in the value, unmapped. */
+    static ColumnPlan plain(ColumnConverter converter, Schema schema) {
+        return new ColumnPlan(converter, null, schema, schema, null);
+    }
+
+    boolean inValue() {
+        return valueSchema != null;
+    }
+
+    /**
+     * The plan of a column under {@code shaping}.
+     *
+     * @param plainSchema the field schema the connector makes for it (optionality and default from the catalog)
+     * @param keyColumn   whether the column is a key field
+     */
+    static ColumnPlan of(ColumnShaping shaping, String schema, String table, String name, ColumnConverter converter,
+                         Schema plainSchema, Optional<CatalogColumn> catalog, Optional<Object> defaultValue,
+                         boolean keyColumn) {
+        boolean included = shaping.includes(schema, table, name);
+        if (!shaping.describesColumns()) {
+            return new ColumnPlan(converter, null, plainSchema, included ? plainSchema : null, null);
+        }
+        SourceColumn column = SourceColumns.describe(schema, table, name, converter.type(), plainSchema.isOptional(),
+                catalog.map(CatalogColumn::defaultExpression).orElse(null), defaultValue.orElse(null));
+        Optional<ColumnMapper> mapper = included ? shaping.mapperFor(column) : Optional.empty();
+        Optional<CustomConverters.Registration> forValue = included ? shaping.register(column) : Optional.empty();
+        // As Debezium, the key field gets a registration of its own: a converter's schema builder is built once.
+        Optional<CustomConverters.Registration> forKey = keyColumn || forValue.isEmpty() ? shaping.register(column)
+                : forValue;
+        CustomConverter.Converter custom = forKey.or(() -> forValue).map(CustomConverters.Registration::converter).orElse(null);
+        Schema base = forKey.map(r -> customSchema(r, column, null)).orElse(plainSchema);
+        Schema value = null;
+        if (included) {
+            Schema unmapped = forValue.map(r -> customSchema(r, column, mapper.orElse(null))).orElse(null);
+            value = unmapped != null ? unmapped : mapper.map(m -> withParameters(plainSchema, m, column)).orElse(plainSchema);
+        }
+        return new ColumnPlan(converter, custom, base, value, mapper.map(m -> m.values(column)).orElse(null));
+    }
+
+    /** A custom converter's schema, as Debezium completes it: the mapper's parameters, optionality, the default. */
+    private static Schema customSchema(CustomConverters.Registration registration, SourceColumn column, ColumnMapper mapper) {
+        SchemaBuilder builder = registration.schema();
+        if (mapper != null) {
+            mapper.alterSchema(column, builder);
+        }
+        if (column.optional()) {
+            builder.optional();
+        }
+        if (column.hasDefaultValue() && column.defaultValue() != null) {
+            builder.defaultValue(registration.converter().convert(column.defaultValue()));
+        }
+        return builder.build();
+    }
+
+    /** {@code base} with the mapper's parameters after its own, as Debezium's schema builder collects them. */
+    static Schema withParameters(Schema base, ColumnMapper mapper, SourceColumn column) {
+        SchemaBuilder added = SchemaBuilder.struct();
+        mapper.alterSchema(column, added);
+        if (added.parameters() == null || added.parameters().isEmpty()) {
+            return base;
+        }
+        SchemaBuilder builder = switch (base.type()) {
+            case ARRAY -> SchemaBuilder.array(base.valueSchema());
+            case MAP -> SchemaBuilder.map(base.keySchema(), base.valueSchema());
+            case STRUCT -> {
+                SchemaBuilder struct = SchemaBuilder.struct();
+                base.fields().forEach(f -> struct.field(f.name(), f.schema()));
+                yield struct;
+            }
+            default -> new SchemaBuilder(base.type());
+        };
+        if (base.name() != null) {
+            builder.name(base.name());
+        }
+        if (base.version() != null) {
+            builder.version(base.version());
+        }
+        if (base.doc() != null) {
+            builder.doc(base.doc());
+        }
+        if (base.parameters() != null && !base.parameters().isEmpty()) {
+            builder.parameters(base.parameters());
+        }
+        builder.parameters(added.parameters());
+        if (base.isOptional()) {
+            builder.optional();
+        }
+        if (base.defaultValue() != null) {
+            builder.defaultValue(base.defaultValue());
+        }
+        return builder.build();
+    }
+}
