@@ -3,10 +3,13 @@ package io.github.pgoutput.connect;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.github.pgoutput.connect.shaping.ColumnSelection;
 import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.TableColumns;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.Setting;
@@ -39,7 +42,14 @@ final class CapturedTables {
             throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, noTableSelected(config, all)
                     + "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables");
         }
-        return ConnectorSettings.replication(config, tables);
+        ReplicationSettings settings = ConnectorSettings.replication(config, tables);
+        ColumnSelection columns = config.columnSelection();
+        if (!columns.filters()) {
+            return settings;
+        }
+        Map<TableName, List<String>> lists = PublicationColumnLists.of(columns, config.messageKeyColumns(),
+                TableColumns.read(ConnectorSettings.connection(config), tables));
+        return settings.toBuilder().publicationColumns(lists).build();
     }
 
     /**

@@ -64,6 +64,13 @@ final class CrossKeyRules {
                 parsed.put(key, value.value());
             }
         });
+        // Keys whose names carry a parameter (column.mask.with.N.chars, a converter's <name>.type) are listed too, so
+        // that Connect shows them as keys of this connector rather than as keys it ignores.
+        props.forEach((key, value) -> {
+            if (!byKey.containsKey(key) && ColumnShapingKeys.reads(key, props)) {
+                byKey.put(key, new ConfigValue(key, value, List.of(), new ArrayList<>()));
+            }
+        });
         for (ConfigProblem problem : allProblems(parsed, props)) {
             byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
         }

@@ -11,8 +11,11 @@ import io.github.pgoutput.connect.shaping.SourceColumn;
 import io.github.pgoutput.connect.shaping.SourceColumns;
 import io.github.pgoutput.converters.ColumnConverter;
 import io.github.pgoutput.replication.CatalogColumn;
+import io.github.pgoutput.converters.StructFields;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
 
 /**
  * How one column of one table version becomes fields, decided once per table schema: its converter (the connector's,
@@ -37,6 +40,20 @@ record ColumnPlan(ColumnConverter converter, CustomConverter.Converter custom, S
 
     boolean inValue() {
         return valueSchema != null;
+    }
+
+    /** Whether the value field's schema is the connector's schema with a mapper's parameters added. */
+    boolean reparameterized() {
+        return custom == null && valueSchema != null && valueSchema != baseSchema;
+    }
+
+    /** {@code struct}'s fields in a Struct of {@code schema}, a schema equal to its own but for parameters. */
+    static Struct restructured(Struct struct, Schema schema) {
+        Struct copy = new Struct(schema);
+        for (Field field : struct.schema().fields()) {
+            StructFields.put(copy, schema.field(field.name()), struct.get(field));
+        }
+        return copy;
     }
 
     /**

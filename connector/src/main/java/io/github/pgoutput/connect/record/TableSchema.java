@@ -285,6 +285,10 @@ public final class TableSchema {
                 if (mapped == null && !field.schema().isOptional()) {
                     mapped = missing(i, field.schema());
                 }
+                if (mapped instanceof Struct struct && struct.schema() != field.schema() && plan.reparameterized()) {
+                    // The mapper's parameters make another Struct schema than the converter's own.
+                    mapped = ColumnPlan.restructured(struct, field.schema());
+                }
                 try {
                     StructFields.put(value, field, mapped);
                 } catch (DataException e) {
