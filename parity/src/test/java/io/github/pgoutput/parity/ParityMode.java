@@ -47,7 +47,9 @@ public record ParityMode(String name, Map<String, String> settings, boolean unwr
 
     /**
      * Masking, hashing (both forms) and truncation: character columns, columns of other types (which keep their
-     * values and get the parameter), a key column (whose key keeps its value), an unchanged TOAST value and NULLs.
+     * values and get the parameter), a key column (whose key keeps its value), an unchanged TOAST value and NULLs;
+     * and a custom converter ({@link ParityTestConverter}) on a key column, a column with a default and columns the
+     * masks shape.
      */
     private static Map<String, String> columnMasks() {
         Map<String, String> keys = new LinkedHashMap<>();
@@ -56,6 +58,11 @@ public record ParityMode(String name, Map<String, String> settings, boolean unwr
                 "public\\.pt_types\\.c_varchar,public\\.pt_keychange\\.v,public\\.pt_uidx\\.code");
         keys.put("column.mask.hash.v2.MD5.with.salt.pepper.and.salt", "public\\.pt_types\\.(c_char|c_enum),public\\.pt_full\\.b");
         keys.put("column.truncate.to.3.chars", "public\\.pt_types\\.c_(json|bytea|uuid|int2|tstz6),public\\.pt_defaults\\.t");
+        // A custom converter, on columns some of the keys above also shape: its values are masked and truncated.
+        keys.put("converters", "parity");
+        keys.put("parity.type", "io.github.pgoutput.parity.ParityTestConverter");
+        keys.put("parity.columns", "public.pt_types.c_bool,public.pt_types.c_int4,public.pt_types.c_uuid,"
+                + "public.pt_types.c_text,public.pt_keychange.id,public.pt_defaults.n");
         return keys;
     }
 

@@ -72,16 +72,21 @@ record ColumnPlan(ColumnConverter converter, CustomConverter.Converter custom, S
         SourceColumn column = SourceColumns.describe(schema, table, name, converter.type(), plainSchema.isOptional(),
                 catalog.map(CatalogColumn::defaultExpression).orElse(null), defaultValue.orElse(null));
         Optional<ColumnMapper> mapper = included ? shaping.mapperFor(column) : Optional.empty();
+        // As Debezium, the key field and the value field each get a registration: a schema builder is built once.
         Optional<CustomConverters.Registration> forValue = included ? shaping.register(column) : Optional.empty();
-        // As Debezium, the key field gets a registration of its own: a converter's schema builder is built once.
-        Optional<CustomConverters.Registration> forKey = keyColumn || forValue.isEmpty() ? shaping.register(column)
-                : forValue;
-        CustomConverter.Converter custom = forKey.or(() -> forValue).map(CustomConverters.Registration::converter).orElse(null);
-        Schema base = forKey.map(r -> customSchema(r, column, null)).orElse(plainSchema);
+        Optional<CustomConverters.Registration> forKey = keyColumn ? shaping.register(column) : Optional.empty();
+        CustomConverter.Converter custom = forValue.or(() -> forKey).map(CustomConverters.Registration::converter)
+                .orElse(null);
         Schema value = null;
         if (included) {
-            Schema unmapped = forValue.map(r -> customSchema(r, column, mapper.orElse(null))).orElse(null);
-            value = unmapped != null ? unmapped : mapper.map(m -> withParameters(plainSchema, m, column)).orElse(plainSchema);
+            value = forValue.map(r -> customSchema(r, column, mapper.orElse(null)))
+                    .orElseGet(() -> mapper.map(m -> withParameters(plainSchema, m, column)).orElse(plainSchema));
+        }
+        // A column that is no key field has no key schema; its value field's serves to fill a missing value.
+        Schema base = forKey.map(r -> customSchema(r, column, null))
+                .orElseGet(() -> forValue.isPresent() ? null : plainSchema);
+        if (base == null) {
+            base = value;
         }
         return new ColumnPlan(converter, custom, base, value, mapper.map(m -> m.values(column)).orElse(null));
     }
