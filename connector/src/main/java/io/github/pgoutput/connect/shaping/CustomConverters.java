@@ -51,6 +51,16 @@ public final class CustomConverters {
         this.converters = List.copyOf(converters);
     }
 
+    /** Converters already made (for tests and embedding), in the order they are asked. */
+    @SuppressWarnings("unchecked")
+    public static CustomConverters of(List<? extends CustomConverter<SchemaBuilder, ? extends ConvertedField>> converters) {
+        List<Named> named = new ArrayList<>();
+        for (int i = 0; i < converters.size(); i++) {
+            named.add(new Named("converter" + i, (CustomConverter<SchemaBuilder, ConvertedField>) converters.get(i)));
+        }
+        return new CustomConverters(named);
+    }
+
     /** The names {@code value} (of {@code converters}) lists: comma-separated, trimmed, blank ones left out. */
     public static List<String> names(Object value) {
         if (value == null) {
