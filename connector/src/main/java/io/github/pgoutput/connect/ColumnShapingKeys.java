@@ -55,7 +55,9 @@ final class ColumnShapingKeys {
                     + " no column: the records would carry no column values. Remove the key to capture every column, or"
                     + " list the columns to keep as schema.table.column expressions"));
         }
-        for (String key : given.keySet().stream().filter(ColumnMappers::isMapperKey).sorted().toList()) {
+        // The declared keys (column.propagate.source.type, ...) are checked by their own validators.
+        for (String key : given.keySet().stream().filter(ColumnMappers::isMapperKey)
+                .filter(k -> !PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(k)).sorted().toList()) {
             try {
                 ColumnMappers.of(Map.of(key, String.valueOf(given.get(key))));
             } catch (ShapingKeyException e) {
