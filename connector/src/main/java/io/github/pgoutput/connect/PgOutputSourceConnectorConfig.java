@@ -336,7 +336,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "debezium-api, which this connector ships), loaded from the connector's plugin folder (put the converter's "
             + "jar there), and the <name>.* keys, without the prefix, are passed to its configure(). The first converter "
             + "that registers for a column replaces its schema and values, in the key and the value; it is handed the "
-            + "Java values Debezium's pgoutput decoder hands (README, Custom converters).";
+            + "Java values Debezium's pgoutput decoder hands (README, Column keys).";
     private static final String CONVERTERS_DISPLAY = "Custom converters";
 
     /**
