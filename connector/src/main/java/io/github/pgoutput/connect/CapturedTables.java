@@ -83,6 +83,23 @@ final class CapturedTables {
         return new ConfigProblem(key, noTableSelected(config, all) + fix);
     }
 
+    /**
+     * The problem of an existing publication whose column lists leave out columns the column keys keep
+     * ({@link PublicationColumnLists#staleListProblem}); null when it has none, or does not exist yet.
+     *
+     * @throws SQLException when the catalog cannot be read
+     */
+    static ConfigProblem columnListProblem(PgOutputSourceConnectorConfig config) throws SQLException {
+        ReplicationSettings connection = ConnectorSettings.connection(config);
+        Map<TableName, List<String>> published = TableColumns.publishedColumnLists(connection, config.publicationName());
+        if (published.isEmpty()) {
+            return null;
+        }
+        List<TableName> captured = published.keySet().stream()
+                .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
+        return PublicationColumnLists.staleListProblem(config, published, TableColumns.read(connection, captured));
+    }
+
     private static List<TableName> selected(PgOutputSourceConnectorConfig config, List<TableName> all) {
         return all.stream().filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
     }

@@ -55,6 +55,16 @@ final class PreflightLiveChecks implements LiveChecks {
                 problems.add(catalogUnreadable("reading the tables the include lists select", e));
             }
         }
+        if (problems.isEmpty() && config.columnSelection().filters()) {
+            try {
+                ConfigProblem columnLists = CapturedTables.columnListProblem(config);
+                if (columnLists != null) {
+                    problems.add(columnLists);
+                }
+            } catch (SQLException e) {
+                problems.add(catalogUnreadable("reading the publication's column lists", e));
+            }
+        }
         if (problems.isEmpty() && config.signalDataCollection() != null) {
             try {
                 String signalTable = SignalTable.problem(settings, config.signalDataCollection());

@@ -34,6 +34,62 @@ final class PublicationColumnLists {
     private PublicationColumnLists() {
     }
 
+    /**
+     * The problem of an existing publication whose column list of a captured table lacks a column the column keys
+     * keep (or a key or replica identity column): those values would never reach the records. Null when there is none.
+     *
+     * @param published the column lists the publication has, by table
+     * @param tables    the captured tables among them, as the catalog describes them now
+     */
+    static ConfigProblem staleListProblem(PgOutputSourceConnectorConfig config, Map<TableName, List<String>> published,
+                                          Map<TableName, TableColumns> tables) {
+        ColumnSelection selection = config.columnSelection();
+        String key = config.getString(PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG) != null
+                ? PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG
+                : PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG;
+        List<String> stale = new ArrayList<>();
+        for (TableColumns table : tables.values()) {
+            List<String> list = published.get(table.table());
+            if (list == null) {
+                continue;
+            }
+            List<String> missing = new ArrayList<>();
+            for (String column : wanted(selection, config.messageKeyColumns(), table)) {
+                if (!list.contains(column)) {
+                    missing.add(column);
+                }
+            }
+            if (!missing.isEmpty()) {
+                stale.add("table " + table.table() + " lists " + list + ", without " + missing);
+            }
+        }
+        if (stale.isEmpty()) {
+            return null;
+        }
+        return new ConfigProblem(key, "publication '" + config.publicationName() + "' has column lists that leave out"
+                + " columns the column keys keep (or key or replica identity columns), whose values would never reach"
+                + " the records: " + String.join("; ", stale) + ". Add the columns (ALTER PUBLICATION ... SET TABLE"
+                + " table (columns)) or drop the publication so that publication.autocreate.mode=filtered creates it"
+                + " anew, or correct " + key);
+    }
+
+    /** The columns of {@code table} a publication must publish: those kept, the key's and the replica identity's. */
+    private static Set<String> wanted(ColumnSelection selection, MessageKeyColumns keyColumns, TableColumns table) {
+        String schema = table.table().schema();
+        String name = table.table().table();
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String column : table.columns()) {
+            if (selection.includes(schema, name, column)) {
+                wanted.add(column);
+            }
+        }
+        wanted.addAll(keyColumns.columnsOf(schema, name).orElse(table.primaryKey().isEmpty() ? table.identityColumns()
+                : table.primaryKey()));
+        wanted.addAll(table.identityColumns());
+        wanted.retainAll(table.columns());
+        return wanted;
+    }
+
     /** The column list of each table that gets one; tables left out get none. */
     static Map<TableName, List<String>> of(ColumnSelection selection, MessageKeyColumns keyColumns,
                                            Map<TableName, TableColumns> tables) {

@@ -44,6 +44,17 @@ public record TableColumns(TableName table, List<String> columns, char replicaId
             FROM pg_class c WHERE c.oid = ?::regclass
             """;
 
+    private static final String PUBLISHED_LISTS = """
+            SELECT n.nspname, c.relname,
+                   ARRAY(SELECT a.attname::text FROM unnest(r.prattrs::int2[]) AS k(attnum)
+                         JOIN pg_attribute a ON a.attrelid = r.prrelid AND a.attnum = k.attnum ORDER BY a.attnum)
+            FROM pg_publication p
+            JOIN pg_publication_rel r ON r.prpubid = p.oid
+            JOIN pg_class c ON c.oid = r.prrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE p.pubname = ? AND r.prattrs IS NOT NULL
+            """;
+
     public TableColumns {
         Objects.requireNonNull(table, "table");
         columns = List.copyOf(columns);
@@ -80,6 +91,29 @@ public record TableColumns(TableName table, List<String> columns, char replicaId
             }
         }
         return read;
+    }
+
+    /**
+     * The column lists of the tables of publication {@code publication} that have one (PostgreSQL 15+; empty before,
+     * or when the publication does not exist).
+     */
+    public static Map<TableName, List<String>> publishedColumnLists(ReplicationSettings settings, String publication)
+            throws SQLException {
+        Map<TableName, List<String>> lists = new LinkedHashMap<>();
+        try (Connection sql = PgConnections.openSql(settings)) {
+            if (PreflightChecks.serverMajorVersion(sql) < PublicationManager.COLUMN_LISTS_SINCE) {
+                return lists;
+            }
+            try (PreparedStatement query = sql.prepareStatement(PUBLISHED_LISTS)) {
+                query.setString(1, publication);
+                try (ResultSet row = query.executeQuery()) {
+                    while (row.next()) {
+                        lists.put(new TableName(row.getString(1), row.getString(2)), names(row.getArray(3)));
+                    }
+                }
+            }
+        }
+        return lists;
     }
 
     private static List<String> names(Array array) throws SQLException {

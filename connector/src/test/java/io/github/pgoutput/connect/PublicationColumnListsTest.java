@@ -54,4 +54,20 @@ class PublicationColumnListsTest {
         assertThat(PublicationColumnLists.of(ColumnSelection.ALL, MessageKeyColumns.NONE, orders('d', List.of("id"))))
                 .isEmpty();
     }
+
+    @Test
+    void anExistingListWithoutAKeptColumnIsAProblemOnTheColumnKey() {
+        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        props.put("column.exclude.list", "public\\.orders\\.card");
+        PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(props);
+
+        ConfigProblem problem = PublicationColumnLists.staleListProblem(config, Map.of(ORDERS, List.of("id", "total")),
+                orders('d', List.of("id")));
+
+        assertThat(problem.key()).isEqualTo("column.exclude.list");
+        assertThat(problem.message()).contains("table public.orders lists [id, total], without [note]")
+                .contains("ALTER PUBLICATION");
+        assertThat(PublicationColumnLists.staleListProblem(config, Map.of(ORDERS, List.of("id", "note", "total")),
+                orders('d', List.of("id")))).isNull();
+    }
 }

@@ -16,6 +16,7 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * How one column of one table version becomes fields, decided once per table schema: its converter (the connector's,
@@ -40,6 +41,21 @@ record ColumnPlan(ColumnConverter converter, CustomConverter.Converter custom, S
 
     boolean inValue() {
         return valueSchema != null;
+    }
+
+    /**
+     * What the custom converter makes of {@code input}.
+     *
+     * @param column the column and table, for the message of a failure
+     * @throws ConnectException naming the column and the input's class when the converter fails
+     */
+    Object customConvert(Object input, String column) {
+        try {
+            return custom.convert(input);
+        } catch (RuntimeException e) {
+            throw new ConnectException("the custom converter of column " + column + " failed on "
+                    + (input == null ? "null" : "a " + input.getClass().getName()) + ": " + e, e);
+        }
     }
 
     /** Whether the value field's schema is the connector's schema with a mapper's parameters added. */

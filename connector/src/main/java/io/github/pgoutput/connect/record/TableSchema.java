@@ -427,13 +427,7 @@ public final class TableSchema {
     }
 
     private Object customConvert(int index, Object input) {
-        try {
-            return plans[index].custom().convert(input);
-        } catch (RuntimeException e) {
-            throw new ConnectException("the custom converter of column " + relation.columns().get(index).name() + " of "
-                    + qualifiedName() + " failed on " + (input == null ? "null" : "a " + input.getClass().getName())
-                    + ": " + e, e);
-        }
+        return plans[index].customConvert(input, relation.columns().get(index).name() + " of " + qualifiedName());
     }
 
     private ConnectException conversionFailed(int index, RuntimeException e) {

@@ -54,7 +54,8 @@ public final class ColumnMappers {
     /** Whether {@code key} is one of the column keys this class reads. */
     public static boolean isMapperKey(String key) {
         return key.equals(COLUMN_PROPAGATE_SOURCE_TYPE_CONFIG) || key.equals(DATATYPE_PROPAGATE_SOURCE_TYPE_CONFIG)
-                || key.startsWith(COLUMN_TRUNCATE_TO_PREFIX) || key.startsWith(COLUMN_MASK_WITH_PREFIX) || key.startsWith(COLUMN_MASK_HASH_PREFIX);
+                || key.startsWith(COLUMN_TRUNCATE_TO_PREFIX) || key.startsWith(COLUMN_MASK_WITH_PREFIX)
+                || key.startsWith(COLUMN_MASK_HASH_PREFIX);
     }
 
     /**
