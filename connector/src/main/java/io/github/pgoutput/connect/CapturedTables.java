@@ -3,12 +3,15 @@ package io.github.pgoutput.connect;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.github.pgoutput.connect.shaping.ColumnSelection;
 import io.github.pgoutput.replication.PublicationManager;
 import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.TableColumns;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.Setting;
@@ -41,7 +44,14 @@ final class CapturedTables {
             throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, noTableSelected(config, all)
                     + "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables");
         }
-        return ConnectorSettings.replication(config, tables);
+        ReplicationSettings settings = ConnectorSettings.replication(config, tables);
+        ColumnSelection columns = config.columnSelection();
+        if (!columns.filters()) {
+            return settings;
+        }
+        Map<TableName, List<String>> lists = PublicationColumnLists.of(columns, config.messageKeyColumns(),
+                TableColumns.read(ConnectorSettings.connection(config), tables));
+        return settings.toBuilder().publicationColumns(lists).build();
     }
 
     /**
@@ -101,6 +111,23 @@ final class CapturedTables {
                 + " run ALTER PUBLICATION " + config.publicationName() + " ADD TABLE "
                 + missing.stream().map(TableName::quoted).collect(Collectors.joining(", "))
                 + " (or narrow the lists to the tables it sends)"));
+    }
+
+    /**
+     * The problem of an existing publication whose column lists leave out columns the column keys keep
+     * ({@link PublicationColumnLists#staleListProblem}); null when it has none, or does not exist yet.
+     *
+     * @throws SQLException when the catalog cannot be read
+     */
+    static ConfigProblem columnListProblem(PgOutputSourceConnectorConfig config) throws SQLException {
+        ReplicationSettings connection = ConnectorSettings.connection(config);
+        Map<TableName, List<String>> published = TableColumns.publishedColumnLists(connection, config.publicationName());
+        if (published.isEmpty()) {
+            return null;
+        }
+        List<TableName> captured = published.keySet().stream()
+                .filter(t -> ConnectorSettings.captured(config, t.schema(), t.table())).toList();
+        return PublicationColumnLists.staleListProblem(config, published, TableColumns.read(connection, captured));
     }
 
     private static List<TableName> selected(PgOutputSourceConnectorConfig config, List<TableName> all) {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import io.github.pgoutput.connect.shaping.RegexList;
+
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -128,6 +130,18 @@ final class ConfigValidators {
                 }
             }
         }, () -> "comma-separated regular expressions");
+    }
+
+    /** A list of regular expressions in Debezium's form ({@link RegexList}): each must compile; unset is none. */
+    static ConfigDef.Validator debeziumRegexList() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            try {
+                RegexList.parse(value == null ? null : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, "must be comma-separated regular expressions (a comma inside one"
+                        + " escaped as \\,), but " + e.getMessage());
+            }
+        }, () -> "comma-separated regular expressions, case-insensitive");
     }
 
     /** {@code plugin.name}: only {@code pgoutput}, the one logical decoding output this connector reads. */

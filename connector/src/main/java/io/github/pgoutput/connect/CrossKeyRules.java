@@ -84,6 +84,13 @@ final class CrossKeyRules {
                 parsed.put(key, value.value());
             }
         });
+        // Keys whose names carry a parameter (column.mask.with.N.chars, a converter's <name>.type) are listed too, so
+        // that Connect shows them as keys of this connector rather than as keys it ignores.
+        given.forEach((key, value) -> {
+            if (!byKey.containsKey(key) && ColumnShapingKeys.reads(key, given)) {
+                byKey.put(key, new ConfigValue(key, value, List.of(), new ArrayList<>()));
+            }
+        });
         for (ConfigProblem problem : allProblems(parsed, given)) {
             byKey.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
         }
@@ -113,6 +120,7 @@ final class CrossKeyRules {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
         problems.addAll(LegacyDebeziumKeys.problems(given));
         DebeziumSnapshotModes.problem(given).ifPresent(problems::add);
+        problems.addAll(ColumnShapingKeys.problems(given));
         problems.addAll(problems(parsed, given));
         checkDirectEncoding(parsed, given, problems);
         return problems;

@@ -116,7 +116,7 @@ final class IgnoredKeys {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
                     || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
                     || UnsupportedDebeziumKeys.rule(key) != null || LegacyDebeziumKeys.handles(key) || isFrameworkKey(key)
-                    || (configurationBased && DebeziumSnapshotModes.KEYS.contains(key))) {
+                    || (configurationBased && DebeziumSnapshotModes.KEYS.contains(key)) || ColumnShapingKeys.reads(key, given)) {
                 continue;
             }
             ignored.add(new IgnoredKey(key, message(key)));

@@ -52,8 +52,8 @@ final class LegacyDebeziumKeys {
             new Renamed("table.blacklist", TABLE_EXCLUDE_LIST_CONFIG, false),
             new Renamed("schema.whitelist", SCHEMA_INCLUDE_LIST_CONFIG, true),
             new Renamed("schema.blacklist", SCHEMA_EXCLUDE_LIST_CONFIG, false),
-            new Renamed("column.whitelist", UnsupportedDebeziumKeys.COLUMN_INCLUDE_LIST, true),
-            new Renamed("column.blacklist", UnsupportedDebeziumKeys.COLUMN_EXCLUDE_LIST, false),
+            new Renamed("column.whitelist", PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG, true),
+            new Renamed("column.blacklist", PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG, false),
             new Renamed("database.whitelist", DATABASE_INCLUDE_LIST, true),
             new Renamed("database.blacklist", DATABASE_EXCLUDE_LIST, false));
 

@@ -61,6 +61,16 @@ final class PreflightLiveChecks implements LiveChecks {
         } catch (SQLException e) {
             problems.add(catalogUnreadable("reading the tables of publication '" + config.publicationName() + "'", e));
         }
+        if (config.columnSelection().filters()) {
+            try {
+                ConfigProblem columnLists = CapturedTables.columnListProblem(config);
+                if (columnLists != null) {
+                    problems.add(columnLists);
+                }
+            } catch (SQLException e) {
+                problems.add(catalogUnreadable("reading the publication's column lists", e));
+            }
+        }
         if (config.signalDataCollection() != null) {
             try {
                 String signalTable = SignalTable.problem(settings, config.signalDataCollection());

@@ -43,7 +43,8 @@ final class RecordBuilders {
                         ? LifecycleHeaders.Context.of(config.topicPrefix(), TASK_ID, UUID.randomUUID())
                         : LifecycleHeaders.Context.NONE,
                 config.skippedOperations(), config.binaryHandlingMode(),
-                prefix -> ConnectorSettings.captured(include, exclude, prefix), RecordEncoder.of(config.directEncoding()));
+                prefix -> ConnectorSettings.captured(include, exclude, prefix), RecordEncoder.of(config.directEncoding()),
+                config.columnShaping());
     }
 
     /**

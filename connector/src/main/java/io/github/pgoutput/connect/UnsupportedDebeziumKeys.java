@@ -47,32 +47,7 @@ final class UnsupportedDebeziumKeys {
         }
     }
 
-    /** Debezium's column lists: refused when not empty; {@link LegacyDebeziumKeys} names them as their old names' successors. */
-    static final String COLUMN_INCLUDE_LIST = "column.include.list";
-    static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
-
-    private static final String COLUMN_LIST_ADVICE = "give the publication a column list (CREATE PUBLICATION ... FOR"
-            + " TABLE t (col, ...)) and set " + PUBLICATION_AUTOCREATE_MODE_CONFIG + "=disabled";
-
     static final List<Rule> RULES = List.of(
-            // Column selection: Debezium drops the columns from the records; a publication column list does so here.
-            new Rule(COLUMN_INCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
-            new Rule(COLUMN_EXCLUDE_LIST, false, Set.of(), COLUMN_LIST_ADVICE),
-            // Column value rewriting (masks, hashes, truncation): no equivalent; use a single message transform.
-            new Rule("column.mask.with.", true, Set.of(), "this connector emits column values unchanged; mask them"
-                    + " with a single message transform (for example MaskField)"),
-            new Rule("column.mask.hash.", true, Set.of(), "this connector emits column values unchanged; hash them"
-                    + " with a single message transform"),
-            new Rule("column.truncate.to.", true, Set.of(), "this connector emits column values unchanged; truncate"
-                    + " them with a single message transform"),
-            // Source type parameters (__debezium.source.column.type, ...) in the field schemas: not written here.
-            new Rule("column.propagate.source.type", false, Set.of(), "this connector does not add the source column"
-                    + " type parameters to the field schemas; remove the key"),
-            new Rule("datatype.propagate.source.type", false, Set.of(), "this connector does not add the source column"
-                    + " type parameters to the field schemas; remove the key"),
-            // Custom converters replace the value and schema of columns.
-            new Rule("converters", false, Set.of(), "this connector does not load custom column converters; convert"
-                    + " with a single message transform, or remove the key"),
             // Post processors (for example column reselection) change the values of the records.
             new Rule("post.processors", false, Set.of(), "this connector has no post processors; remove the key"),
             // A snapshot query per table selects other rows or columns than the table holds.

@@ -6,14 +6,29 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Looks up and creates the publication over a normal SQL connection. Stateless. */
 public final class PublicationManager {
 
+    private static final Logger log = LoggerFactory.getLogger(PublicationManager.class);
+
     private static final String DUPLICATE_OBJECT = "42710";
+    /** The first PostgreSQL major with publication column lists. */
+    static final int COLUMN_LISTS_SINCE = 15;
 
     private PublicationManager() {
+    }
+
+    private static String withColumns(TableName table, List<String> columns) {
+        if (columns == null) {
+            return table.quoted();
+        }
+        return table.quoted() + " (" + columns.stream().map(Identifiers::quote).collect(Collectors.joining(", ")) + ")";
     }
 
     public static boolean exists(Connection sql, String publicationName) throws SQLException {
@@ -74,13 +89,30 @@ public final class PublicationManager {
      * @throws IllegalArgumentException for {@link PublicationMode#DISABLED} or a FILTERED mode without tables
      */
     public static void create(Connection sql, String publicationName, PublicationMode mode, List<TableName> tables) throws SQLException {
+        create(sql, publicationName, mode, tables, Map.of());
+    }
+
+    /**
+     * {@link #create(Connection, String, PublicationMode, List)} with a column list for each table {@code columnLists}
+     * names, on PostgreSQL 15 and later; an older server gets the tables without lists. Each column name is
+     * double-quoted.
+     */
+    public static void create(Connection sql, String publicationName, PublicationMode mode, List<TableName> tables,
+                              Map<TableName, List<String>> columnLists) throws SQLException {
         String target = switch (mode) {
             case ALL_TABLES -> "FOR ALL TABLES";
             case FILTERED -> {
                 if (tables.isEmpty()) {
                     throw new IllegalArgumentException("a FILTERED publication needs at least one table");
                 }
-                yield "FOR TABLE " + tables.stream().map(TableName::quoted).collect(Collectors.joining(", "));
+                boolean lists = !columnLists.isEmpty() && PreflightChecks.serverMajorVersion(sql) >= COLUMN_LISTS_SINCE;
+                if (!columnLists.isEmpty() && !lists) {
+                    log.info("PostgreSQL before {} has no publication column lists: publication {} publishes every column"
+                            + " of its tables, and the connector leaves out those the column keys exclude",
+                            COLUMN_LISTS_SINCE, publicationName);
+                }
+                yield "FOR TABLE " + tables.stream().map(t -> lists ? withColumns(t, columnLists.get(t)) : t.quoted())
+                        .collect(Collectors.joining(", "));
             }
             case NO_TABLES -> "";
             case DISABLED -> throw new IllegalArgumentException("publication mode DISABLED never creates a publication");

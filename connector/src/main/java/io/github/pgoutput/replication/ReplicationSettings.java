@@ -4,6 +4,7 @@ import io.github.pgoutput.pgoutput.StreamingMode;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,9 @@ import java.util.Objects;
  * @param publicationName        publication to stream; created when {@code publicationMode} allows
  * @param publicationMode        whether and how a missing publication is created; not null
  * @param publicationTables      the tables of a {@link PublicationMode#FILTERED} publication; empty otherwise
+ * @param publicationColumns     the column list of tables of a {@link PublicationMode#FILTERED} publication, for
+ *                               PostgreSQL 15 and later (an older server publishes every column); a table not in the
+ *                               map gets no column list
  * @param protocolVersion        pgoutput {@code proto_version} 1-4, or 0 for the highest the server speaks
  * @param streaming              pgoutput {@code streaming} option; not null
  * @param twoPhase               decode prepared transactions at PREPARE time (protocol 3+, PostgreSQL 15+)
@@ -45,7 +49,7 @@ public record ReplicationSettings(
         String host, int port, String database, String user, String password,
         String sslMode, String sslRootCert, String sslCert, String sslKey, String sslPassword,
         String slotName, String publicationName, PublicationMode publicationMode, List<TableName> publicationTables,
-        int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean failover, boolean binary, boolean messages,
+        Map<TableName, List<String>> publicationColumns, int protocolVersion, StreamingMode streaming, boolean twoPhase, boolean failover, boolean binary, boolean messages,
         OriginFilter origin, Duration statusInterval, Duration keepaliveGuardInterval, String applicationName) {
 
     /** The {@code application_name} of a client that gave none: the product and the slot. */
@@ -77,6 +81,11 @@ public record ReplicationSettings(
             throw new ReplicationSetupException(Setting.PUBLICATION_TABLES, "a table list " + publicationTables + " was given with publication mode "
                     + publicationMode + ", which ignores it; use FILTERED or drop the list");
         }
+        publicationColumns = publicationColumns == null ? Map.of() : Map.copyOf(publicationColumns);
+        if (!publicationTables.containsAll(publicationColumns.keySet())) {
+            throw new IllegalArgumentException("column lists " + publicationColumns + " name tables outside the publication's "
+                    + publicationTables);
+        }
         Objects.requireNonNull(streaming, "streaming");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(statusInterval, "statusInterval");
@@ -101,6 +110,7 @@ public record ReplicationSettings(
         b.sslPassword = sslPassword;
         b.publicationMode = publicationMode;
         b.publicationTables = publicationTables;
+        b.publicationColumns = publicationColumns;
         b.protocolVersion = protocolVersion;
         b.streaming = streaming;
         b.twoPhase = twoPhase;
@@ -140,6 +150,7 @@ public record ReplicationSettings(
         private String sslPassword;
         private PublicationMode publicationMode = PublicationMode.DISABLED;
         private List<TableName> publicationTables = List.of();
+        private Map<TableName, List<String>> publicationColumns = Map.of();
         private int protocolVersion = AUTO_PROTOCOL_VERSION;
         private StreamingMode streaming = StreamingMode.ON;
         private boolean twoPhase;
@@ -192,6 +203,12 @@ public record ReplicationSettings(
         public Builder publication(PublicationMode mode, List<TableName> tables) {
             publicationMode = mode;
             publicationTables = tables;
+            return this;
+        }
+
+        /** The column lists of tables of a FILTERED publication (see {@link ReplicationSettings#publicationColumns}). */
+        public Builder publicationColumns(Map<TableName, List<String>> columns) {
+            publicationColumns = columns;
             return this;
         }
 
@@ -248,7 +265,8 @@ public record ReplicationSettings(
         /** @throws ReplicationSetupException naming the offending setting */
         public ReplicationSettings build() {
             return new ReplicationSettings(host, port, database, user, password, sslMode, sslRootCert, sslCert, sslKey,
-                    sslPassword, slotName, publicationName, publicationMode, publicationTables, protocolVersion, streaming, twoPhase,
+                    sslPassword, slotName, publicationName, publicationMode, publicationTables, publicationColumns, protocolVersion,
+                    streaming, twoPhase,
                     failover, binary, messages, origin, statusInterval, keepaliveGuardInterval,
                     applicationName == null || applicationName.isBlank() ? defaultApplicationName(slotName) : applicationName);
         }

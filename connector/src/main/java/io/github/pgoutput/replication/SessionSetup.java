@@ -43,7 +43,8 @@ final class SessionSetup {
                 throw new ReplicationConnectionLostException(first.setting(), first.message(), null);
             }
             if (!PublicationManager.exists(sql, settings.publicationName())) {
-                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
+                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables(),
+                        settings.publicationColumns());
                 LOG.info("Created publication {} ({}{})", settings.publicationName(), settings.publicationMode(),
                         settings.publicationTables().isEmpty() ? "" : " " + settings.publicationTables());
             }

@@ -148,7 +148,8 @@ public final class InitialSnapshot implements AutoCloseable {
                 log.info("Dropped replication slot {}: {}", settings.slotName(), plan.reason());
             }
             if (!PublicationManager.exists(sql, settings.publicationName()) && settings.publicationMode() != PublicationMode.DISABLED) {
-                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables());
+                PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables(),
+                        settings.publicationColumns());
                 log.info("Created publication {} for the snapshot", settings.publicationName());
             }
             tables = capturedTables(sql, settings, captured, captureOrder);

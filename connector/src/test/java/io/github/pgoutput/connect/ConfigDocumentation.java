@@ -9,7 +9,8 @@ import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 
 /**
  * Renders the configuration reference in README.md from {@link PgOutputSourceConnectorConfig#CONFIG_DEF}: one
- * Markdown table per group, keys in their order within the group. {@link ReadmeConfigSectionTest} keeps README.md
+ * Markdown table per group, keys in their order within the group, then the group's key families (keys whose names
+ * carry a parameter, such as {@code column.mask.with.N.chars}). {@link ReadmeConfigSectionTest} keeps README.md
  * equal to this output and rewrites it on request.
  */
 final class ConfigDocumentation {
@@ -42,6 +43,12 @@ final class ConfigDocumentation {
                         .append(key.validator == null ? "" : cell(key.validator.toString())).append(" | ")
                         .append(key.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
                         .append(cell(key.documentation)).append(" |\n");
+            }
+            for (PgOutputSourceConnectorConfig.KeyFamily family : PgOutputSourceConnectorConfig.KEY_FAMILIES) {
+                if (group.equals(family.group())) {
+                    out.append("| `").append(family.pattern()).append("` | string |  |  | low | ")
+                            .append(cell(family.doc())).append(" |\n");
+                }
             }
         }
         return out.append('\n').toString();

@@ -144,13 +144,13 @@ class FilteredPublicationIT {
     void aDebeziumKeyThatWouldChangeTheRecordsIsRefusedByTheWorkersValidation(PostgresDatabase db) {
         db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, card text)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "masked" + db.majorVersion(), "masked_slot");
-        config.put("column.mask.with.4.chars", "public\\.orders\\.card");
+        config.put("publish.via.partition.root", "true");
         config.put("name", "masked" + db.majorVersion());
 
         Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
 
-        assertThat(errors).containsOnlyKeys("column.mask.with.4.chars");
-        assertThat(errors.get("column.mask.with.4.chars")).singleElement().asString()
+        assertThat(errors).containsOnlyKeys("publish.via.partition.root");
+        assertThat(errors.get("publish.via.partition.root")).singleElement().asString()
                 .contains("is a Debezium setting this connector does not support");
     }
 
@@ -167,5 +167,23 @@ class FilteredPublicationIT {
         assertThat(errors).containsOnlyKeys("table.include.list");
         assertThat(errors.get("table.include.list")).singleElement().asString().contains("select no table")
                 .contains("publication.autocreate.mode=all_tables");
+    }
+
+    @PostgresTest
+    void aPublicationWhoseColumnListLeavesOutAColumnTheColumnKeysKeepIsRefusedOnTheColumnKey(PostgresDatabase db) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.majorVersion() >= 15, "column lists need PostgreSQL 15");
+        db.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, card text, note text)",
+                "CREATE PUBLICATION stale_pub FOR TABLE public.orders (id, note)");
+        Map<String, String> config = MixedWorkloadIT.connectorConfig(db, "stale" + db.majorVersion(), "stale");
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("table.include.list", "public\\.orders");
+        config.put("column.exclude.list", "public\\.orders\\.note");
+        config.put("name", "stale" + db.majorVersion());
+
+        Map<String, List<String>> errors = connect.validationErrors(PgOutputSourceConnector.class.getName(), config);
+
+        assertThat(errors).containsOnlyKeys("column.exclude.list");
+        assertThat(errors.get("column.exclude.list")).singleElement().asString()
+                .contains("table public.orders lists [id, note], without [card]");
     }
 }

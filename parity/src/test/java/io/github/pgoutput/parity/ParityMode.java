@@ -32,7 +32,38 @@ public record ParityMode(String name, Map<String, String> settings, boolean unwr
                 new ParityMode("time_connect", Map.of("time.precision.mode", "connect"), false, false),
                 new ParityMode("time_adaptive_us", Map.of("time.precision.mode", "adaptive_time_microseconds"), false, false),
                 new ParityMode("other_handling", Map.of("interval.handling.mode", "string", "hstore.handling.mode", "map",
-                        "binary.handling.mode", "base64"), false, false));
+                        "binary.handling.mode", "base64"), false, false),
+                new ParityMode("column_masks", columnMasks(), false, false),
+                new ParityMode("column_exclude", Map.of("column.exclude.list",
+                        "public\\.pt_types\\.c_(json|jsonb|xml),public\\.pt_keychange\\.id,public\\.pt_uidx\\.region,"
+                                + "PUBLIC\\.PT_DEFAULTS\\.CREATED"), false, false),
+                new ParityMode("column_include_types", Map.of("column.include.list",
+                        "public\\.pt_types\\.(id|c_text|c_int4|c_numeric|c_numeric_ps|c_varchar|c_ts3|c_domain|c_enum|c_bool),"
+                                + "PUBLIC\\.PT_(ARRAYS|DEFAULTS|FULL|NOKEY|TOAST)\\..*,public\\.pt_uidx\\.(code|note),"
+                                + "public\\.pt_(keychange|trunc|end)\\.(id|v)",
+                        "column.propagate.source.type", "public\\.pt_(types|arrays|defaults|uidx)\\..*",
+                        "datatype.propagate.source.type", ".+\\.text,.+\\.NUMERIC"), false, false));
+    }
+
+    /**
+     * Masking, hashing (both forms) and truncation: character columns, columns of other types (which keep their
+     * values and get the parameter), a key column (whose key keeps its value), an unchanged TOAST value and NULLs;
+     * and a custom converter ({@link ParityTestConverter}) on a key column, a column with a default and columns the
+     * masks shape.
+     */
+    private static Map<String, String> columnMasks() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("column.mask.with.5.chars", "public\\.pt_types\\.c_(text|int4),public\\.pt_toast\\.big");
+        keys.put("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K",
+                "public\\.pt_types\\.c_varchar,public\\.pt_keychange\\.v,public\\.pt_uidx\\.code");
+        keys.put("column.mask.hash.v2.MD5.with.salt.pepper.and.salt", "public\\.pt_types\\.(c_char|c_enum),public\\.pt_full\\.b");
+        keys.put("column.truncate.to.3.chars", "public\\.pt_types\\.c_(json|bytea|uuid|int2|tstz6),public\\.pt_defaults\\.t");
+        // A custom converter, on columns some of the keys above also shape: its values are masked and truncated.
+        keys.put("converters", "parity");
+        keys.put("parity.type", "io.github.pgoutput.parity.ParityTestConverter");
+        keys.put("parity.columns", "public.pt_types.c_bool,public.pt_types.c_int4,public.pt_types.c_uuid,"
+                + "public.pt_types.c_text,public.pt_keychange.id,public.pt_defaults.n");
+        return keys;
     }
 
     /** The regular expression for {@code table.include.list}. */

@@ -15,6 +15,7 @@ import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 import io.github.pgoutput.assembly.ChangeEvent;
+import io.github.pgoutput.connect.shaping.ColumnShaping;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.converters.BinaryHandlingMode;
 import io.github.pgoutput.converters.PostgresTypeMapper;
@@ -117,9 +118,10 @@ public final class ChangeRecordBuilder {
      *                          it becomes, which {@code d} and {@code c} skip, as Debezium
      * @param messagePrefixes   whether a logical decoding message with that prefix gives a record
      * @param encoder           makes the source records: Structs, or the bytes {@code direct.encoding} asks for
+     * @param shaping           what Debezium's column keys do to the columns of the captured tables
      */
     public record Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
-                   Predicate<String> messagePrefixes, RecordEncoder encoder) {
+                   Predicate<String> messagePrefixes, RecordEncoder encoder, ColumnShaping shaping) {
 
         /** The builder's own defaults (not the connector's): no context headers, nothing skipped, content as bytes. */
         public static final Options DEFAULTS = new Options(LifecycleHeaders.Context.NONE, Set.of(), BinaryHandlingMode.BYTES, prefix -> true);
@@ -130,6 +132,13 @@ public final class ChangeRecordBuilder {
             Objects.requireNonNull(messageContent);
             Objects.requireNonNull(messagePrefixes);
             Objects.requireNonNull(encoder);
+            Objects.requireNonNull(shaping);
+        }
+
+        /** Options that shape no column ({@link ColumnShaping#NONE}). */
+        public Options(LifecycleHeaders.Context context, Set<String> skippedOperations, BinaryHandlingMode messageContent,
+                Predicate<String> messagePrefixes, RecordEncoder encoder) {
+            this(context, skippedOperations, messageContent, messagePrefixes, encoder, ColumnShaping.NONE);
         }
 
         /** Options whose records carry Structs. */
@@ -203,7 +212,7 @@ public final class ChangeRecordBuilder {
         this.messages = new LogicalMessageRecords(options.messageContent(), source.schema(), transaction.schema());
         this.topics = Objects.requireNonNull(topics);
         this.tableSchemas = new TableSchemas(names, types, columnTypes, new KeyColumns(columnTypes.catalog(), keyColumns),
-                source.schema(), transaction.schema(), this.topics);
+                source.schema(), transaction.schema(), this.topics, options.shaping());
         this.tombstones = tombstones;
         this.captured = Objects.requireNonNull(captured);
     }
@@ -238,15 +247,15 @@ public final class ChangeRecordBuilder {
         List<Draft> drafts = new ArrayList<>(3);
         if (message instanceof Insert insert) {
             TableSchema table = schemaOf(event.relation());
-            Struct after = table.row(insert.newTuple(), null);
-            drafts.add(change(table, OP_CREATE, null, after, key(table, after), event, delivery));
+            TableSchema.Row after = table.row(insert.newTuple(), null);
+            drafts.add(change(table, OP_CREATE, null, after.value(), key(table, after), event, delivery));
         } else if (message instanceof Update update) {
             update(event, delivery, update, drafts);
         } else if (message instanceof Delete delete) {
             TableSchema table = schemaOf(event.relation());
-            Struct before = before(table, delete.oldTuple());
+            TableSchema.Row before = before(table, delete.oldTuple());
             Struct key = oldKey(table, delete.oldTuple(), before);
-            drafts.add(change(table, OP_DELETE, before, null, key, event, delivery));
+            drafts.add(change(table, OP_DELETE, before.value(), null, key, event, delivery));
             addTombstone(table, key, drafts);
         } else if (message instanceof Truncate) {
             for (Relation relation : event.relations()) {
@@ -320,8 +329,9 @@ public final class ChangeRecordBuilder {
             sharedSource = null;
         }
         TableSchema schema = snapshotSchema;
-        Struct after = schema.rowFromText(row.values());
-        Struct key = key(schema, after);
+        TableSchema.Row afterRow = schema.rowFromText(row.values());
+        Struct after = afterRow.value();
+        Struct key = key(schema, afterRow);
         Instant now = Instant.now();
         if (snapshotTime == null) {
             snapshotTime = now;
@@ -443,12 +453,14 @@ public final class ChangeRecordBuilder {
         TableSchema table = schemaOf(event.relation());
         TupleData old = update.oldTuple().map(OldTuple::tuple).orElse(null);
         boolean fullOld = update.oldTuple().map(o -> o.kind() == OldTuple.Kind.FULL).orElse(false);
-        Struct after = table.row(update.newTuple(), fullOld ? old : null);
-        Struct before = update.oldTuple().map(o -> before(table, o)).orElse(null);
-        Struct newKey = key(table, after);
+        TableSchema.Row afterRow = table.row(update.newTuple(), fullOld ? old : null);
+        TableSchema.Row beforeRow = update.oldTuple().map(o -> before(table, o)).orElse(null);
+        Struct after = afterRow.value();
+        Struct before = beforeRow == null ? null : beforeRow.value();
+        Struct newKey = key(table, afterRow);
         // Null too when the old tuple holds the replica identity index's columns but the key is the primary key:
         // then whether the key changed is unknown, and the change stays one update.
-        Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, before)).orElse(null);
+        Struct oldKey = update.oldTuple().map(o -> oldKey(table, o, beforeRow)).orElse(null);
         if (oldKey != null && !oldKey.equals(newKey)) {
             // As Debezium: the delete and its tombstone name the new key, the create the old one.
             if (!skipsDelete) {
@@ -469,8 +481,8 @@ public final class ChangeRecordBuilder {
     }
 
     /** The row's key; null without one, logged once per table version when the table has a key the row cannot fill. */
-    private Struct key(TableSchema table, Struct row) {
-        Struct key = table.key(row);
+    private Struct key(TableSchema table, TableSchema.Row row) {
+        Struct key = row == null ? null : row.key();
         if (key == null && row != null) {
             warnKeyless(table);
         }
@@ -492,7 +504,7 @@ public final class ChangeRecordBuilder {
      * The key of an old tuple: unknown (null) when the tuple is key-only and REPLICA IDENTITY USING INDEX names other
      * columns than the key's, whose fields a key-only before-image fills with zeros rather than values.
      */
-    private Struct oldKey(TableSchema table, OldTuple old, Struct before) {
+    private Struct oldKey(TableSchema table, OldTuple old, TableSchema.Row before) {
         if (old.kind() == OldTuple.Kind.KEY && !table.keyInReplicaIdentity()) {
             warnKeyless(table);
             return null;
@@ -500,7 +512,7 @@ public final class ChangeRecordBuilder {
         return key(table, before);
     }
 
-    private static Struct before(TableSchema table, OldTuple old) {
+    private static TableSchema.Row before(TableSchema table, OldTuple old) {
         return old.kind() == OldTuple.Kind.KEY ? table.keyOnlyRow(old.tuple()) : table.row(old.tuple(), null);
     }
 

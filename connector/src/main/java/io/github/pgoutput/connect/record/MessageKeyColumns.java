@@ -68,7 +68,7 @@ public final class MessageKeyColumns {
     }
 
     /** The columns named for {@code schema.table}, or empty when no entry matches it. */
-    Optional<List<String>> columnsOf(String schema, String table) {
+    public Optional<List<String>> columnsOf(String schema, String table) {
         String qualified = schema + "." + table;
         for (Entry entry : entries) {
             if (entry.table().matcher(qualified).matches()) {

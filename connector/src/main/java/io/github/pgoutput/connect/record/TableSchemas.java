@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.pgoutput.connect.shaping.ColumnShaping;
 import io.github.pgoutput.converters.PgColumnType;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
@@ -26,13 +27,14 @@ final class TableSchemas {
     private final Schema sourceSchema;
     private final Schema transactionSchema;
     private final TopicNames topics;
+    private final ColumnShaping shaping;
     private final Map<Long, TableSchema> schemas = new HashMap<>();
     /** The Relation instance of the last call and its schemas: consecutive changes are mostly of one table. */
     private Relation lastRelation;
     private TableSchema lastSchema;
 
     TableSchemas(AvroNames names, PostgresTypeMapper types, ColumnTypes columnTypes, KeyColumns keyColumns,
-            Schema sourceSchema, Schema transactionSchema, TopicNames topics) {
+            Schema sourceSchema, Schema transactionSchema, TopicNames topics, ColumnShaping shaping) {
         this.names = Objects.requireNonNull(names);
         this.types = Objects.requireNonNull(types);
         this.columnTypes = Objects.requireNonNull(columnTypes);
@@ -40,6 +42,7 @@ final class TableSchemas {
         this.sourceSchema = Objects.requireNonNull(sourceSchema);
         this.transactionSchema = Objects.requireNonNull(transactionSchema);
         this.topics = Objects.requireNonNull(topics);
+        this.shaping = Objects.requireNonNull(shaping);
     }
 
     /** The schemas for this Relation; built anew when it differs from the one cached for its relation id. */
@@ -63,7 +66,7 @@ final class TableSchemas {
         }
         List<PgColumnType> typesOfColumns = columnTypes.of(relation);
         TableSchema built = new TableSchema(relation, key, keyColumns.catalogTable(relation), names, types, typesOfColumns,
-                sourceSchema, transactionSchema, topics.table(relation.namespace(), relation.relationName()));
+                sourceSchema, transactionSchema, topics.table(relation.namespace(), relation.relationName()), shaping);
         schemas.put(relation.relationId(), built);
         return built;
     }
