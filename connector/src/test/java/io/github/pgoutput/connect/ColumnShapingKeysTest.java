@@ -73,7 +73,6 @@ class ColumnShapingKeysTest {
         "column.include.list                   | public\\.t\\.(c     | column.include.list        | not a valid regular expression",
         "column.exclude.list                   | [                   | column.exclude.list        | not a valid regular expression",
         "column.propagate.source.type          | (                   | column.propagate.source.type | not a valid regular expression",
-        "column.include.list                   | ' '                 | column.include.list        | selects no column",
         "converters                            | isbn                | isbn.type                  | isbn.type is not set",
     })
     void aKeyThatCannotBeUsedIsRefusedOnTheKeyAtFault(String key, String value, String atFault, String advice) {
