@@ -19,6 +19,7 @@ import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -53,6 +54,11 @@ final class PostgresPipeline implements TaskPipeline {
     @Override
     public SnapshotPlan plan(Map<String, Object> stored) throws SQLException {
         return SnapshotPhase.plan(config, settings(), stored);
+    }
+
+    @Override
+    public SnapshotPlan planFromDebezium(StoredOffset.Debezium offset) throws SQLException {
+        return SnapshotPhase.plan(config, settings(), offset);
     }
 
     @Override
