@@ -308,9 +308,9 @@ public class PgOutputSourceTask extends SourceTask {
         DebeziumOffset debezium = DebeziumOffset.decode(storedOffset(DebeziumOffset.partition(config.topicPrefix())));
         if (debezium != null && debezium.supersedes(stored)) {
             SnapshotPlan plan = pipeline.planFromDebezium(debezium.forPlanning());
-            log.info("Task for slot {} of database {}: no offset of this connector{}; switched in place from Debezium, whose offset"
-                    + " under partition {} is {}; {} {}: {} ({}; topic prefix {})", config.slotName(), config.databaseDbname(),
-                    stored == null ? "" : " past " + stored, DebeziumOffset.partition(config.topicPrefix()), debezium.describe(),
+            log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
+                    + " topic prefix {})", config.slotName(), config.databaseDbname(), stored == null ? "no offset of this connector"
+                    : "this connector's offset " + stored + " is older", DebeziumOffset.partition(config.topicPrefix()),
                     PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()),
                     plan.action(), plan.reason(), config.topicPrefix());
             debeziumStart = debezium;
