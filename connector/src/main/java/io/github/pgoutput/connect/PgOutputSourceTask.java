@@ -305,7 +305,7 @@ public class PgOutputSourceTask extends SourceTask {
      */
     private Decided decide() throws SQLException {
         Map<String, Object> stored = storedOffset();
-        DebeziumOffset debezium = DebeziumOffset.decode(storedOffset(DebeziumOffset.partition(config.topicPrefix())));
+        DebeziumOffset debezium = debeziumOffset(stored != null);
         if (debezium != null && debezium.supersedes(stored)) {
             SnapshotPlan plan = pipeline.planFromDebezium(debezium.forPlanning());
             log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
@@ -326,6 +326,23 @@ public class PgOutputSourceTask extends SourceTask {
         supersededOffset = null;
         resumedSnapshot = SourceOffsets.resumed(stored);
         return new Decided(plan, positionOf(stored), stored != null);
+    }
+
+    /**
+     * Debezium's offset under this connector's name, or null when none is stored. One that cannot be read fails the
+     * start when it is the only offset there is; next to an offset of this connector's own it is left aside with a WARN,
+     * so that a connector with a position of its own does not stop over another connector's leftovers.
+     */
+    private DebeziumOffset debeziumOffset(boolean ownOffsetStored) {
+        try {
+            return DebeziumOffset.decode(storedOffset(DebeziumOffset.partition(config.topicPrefix())));
+        } catch (ConnectException e) {
+            if (!ownOffsetStored || e instanceof RetriableException) {
+                throw e;
+            }
+            log.warn("Slot {}: going on from this connector's own offset; {}", config.slotName(), e.getMessage());
+            return null;
+        }
     }
 
     private static Position positionOf(Map<String, Object> stored) {

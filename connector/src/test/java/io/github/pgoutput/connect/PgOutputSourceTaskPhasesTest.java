@@ -525,4 +525,18 @@ class PgOutputSourceTaskPhasesTest {
             task.stop();
         }
     }
+
+    @Test
+    void anUnreadableDebeziumOffsetFailsTheStartOnlyWithoutAnOffsetOfItsOwn() throws InterruptedException {
+        debeziumOffset = Map.of("file", "binlog.000003", "pos", 4L);
+        PgOutputSourceTask withOwn = startedTask();
+        try {
+            assertThat(withOwn.poll()).isNull();
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
+        } finally {
+            withOwn.stop();
+        }
+        storedOffset = null;
+        assertThatThrownBy(this::startedTask).isInstanceOf(ConnectException.class).hasMessageContaining("field 'lsn' is missing");
+    }
 }

@@ -42,7 +42,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  *
  * <p>Immutable and thread-safe.
  *
- * @param lsn         {@code lsn}, or null when absent
+ * @param lsn         {@code lsn}
  * @param lsnCommit   {@code lsn_commit}, or null when absent
  * @param txId        {@code txId}, or null when absent
  * @param messageType {@code messageType}, or null when absent (a snapshot's offset)
@@ -68,6 +68,7 @@ public record DebeziumOffset(Lsn lsn, Lsn lsnCommit, Xid txId, String messageTyp
     private static final Set<String> CHANGES = Set.of("INSERT", "UPDATE", "DELETE", "TRUNCATE", "MESSAGE");
 
     public DebeziumOffset {
+        Objects.requireNonNull(lsn, "lsn");
         Objects.requireNonNull(snapshot, "snapshot");
         stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));
     }
@@ -102,7 +103,12 @@ public record DebeziumOffset(Lsn lsn, Lsn lsnCommit, Xid txId, String messageTyp
         if (events != null && events < 0) {
             throw invalid(offset, LSN_EVENTS_PROCESSED, "is " + events + "; expected a count");
         }
-        return new DebeziumOffset(lsn(offset, LSN), lsn(offset, LSN_COMMIT), xid, (String) type, events == null ? 0 : events,
+        Lsn lsn = lsn(offset, LSN);
+        if (lsn == null) {
+            // Debezium's PostgreSQL connector writes it in every offset; without it this is no offset of that connector.
+            throw invalid(offset, LSN, "is missing");
+        }
+        return new DebeziumOffset(lsn, lsn(offset, LSN_COMMIT), xid, (String) type, events == null ? 0 : events,
                 snapshot(offset), offset);
     }
 
@@ -120,12 +126,12 @@ public record DebeziumOffset(Lsn lsn, Lsn lsnCommit, Xid txId, String messageTyp
         }
         // No transaction completed yet: the offset of a finished snapshot names where streaming starts; an offset
         // inside the first streamed transaction names a change, which is no transaction's end.
-        return messageType == null && lsn != null ? lsn : Lsn.INVALID;
+        return messageType == null ? lsn : Lsn.INVALID;
     }
 
     /** Where inside a transaction Debezium stopped, or null when the offset lies between transactions. */
     public DebeziumPartial partial() {
-        if (snapshot == DebeziumSnapshot.IN_PROGRESS || lsn == null || txId == null || messageType == null
+        if (snapshot == DebeziumSnapshot.IN_PROGRESS || txId == null || messageType == null
                 || !CHANGES.contains(messageType)) {
             return null;
         }
@@ -160,7 +166,7 @@ public record DebeziumOffset(Lsn lsn, Lsn lsnCommit, Xid txId, String messageTyp
     /** The stored fields, with the LSNs also in PostgreSQL's text form. */
     public String describe() {
         StringBuilder text = new StringBuilder().append(stored);
-        text.append(" (lsn_commit ").append(lsnCommit == null ? "none" : lsnCommit).append(", lsn ").append(lsn == null ? "none" : lsn);
+        text.append(" (lsn_commit ").append(lsnCommit == null ? "none" : lsnCommit).append(", lsn ").append(lsn);
         if (txId != null) {
             text.append(", txId ").append(txId);
         }

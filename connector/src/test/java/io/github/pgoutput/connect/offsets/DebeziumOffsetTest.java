@@ -160,6 +160,13 @@ class DebeziumOffsetTest {
     }
 
     @Test
+    void anOffsetWithoutLsnIsNoOffsetOfDebeziumsPostgresConnector() {
+        // e.g. Debezium's MySQL connector once ran under this name and topic prefix
+        assertThatThrownBy(() -> DebeziumOffset.decode(Map.of("file", "binlog.000003", "pos", 4L)))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("field 'lsn' is missing");
+    }
+
+    @Test
     void fieldsItDoesNotNeedAreLeftAsDebeziumWroteThem() {
         Map<String, Object> stored = afterChange();
         stored.put("xmin", "not a number this connector reads");
