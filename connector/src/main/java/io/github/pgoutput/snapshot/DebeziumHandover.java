@@ -42,7 +42,7 @@ import java.util.Optional;
 public final class DebeziumHandover {
 
     private static final String PLUGIN = "pgoutput";
-    private static final String DEBEZIUM_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+    private static final String DEBEZIUM_CLASS = StoredOffset.Debezium.CONNECTOR_CLASS;
 
     private DebeziumHandover() {
     }

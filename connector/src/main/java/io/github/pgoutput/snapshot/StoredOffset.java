@@ -58,6 +58,10 @@ public sealed interface StoredOffset {
      * @param described the offset as found, for log lines and messages
      */
     record Debezium(Lsn resumeLsn, DebeziumSnapshot snapshot, String described) implements StoredOffset {
+
+        /** The {@code connector.class} of Debezium's PostgreSQL connector, for the messages that tell a user to put it back. */
+        public static final String CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+
         public Debezium {
             Objects.requireNonNull(resumeLsn, "resumeLsn");
             Objects.requireNonNull(snapshot, "snapshot");

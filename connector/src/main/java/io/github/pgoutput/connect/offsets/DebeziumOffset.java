@@ -225,6 +225,6 @@ public record DebeziumOffset(Lsn lsn, Lsn lsnCommit, Xid txId, String messageTyp
         return new ConnectException("Debezium's stored source offset field '" + field + "' " + problem + " (offset " + offset
                 + "), so this connector cannot tell where Debezium stopped. Correct it with PATCH /connectors/<name>/offsets"
                 + " while the connector is stopped (partition {\"" + PARTITION_SERVER + "\": <topic.prefix>}), or put Debezium back"
-                + " (connector.class io.debezium.connector.postgresql.PostgresConnector)");
+                + " (connector.class " + StoredOffset.Debezium.CONNECTOR_CLASS + ")");
     }
 }
