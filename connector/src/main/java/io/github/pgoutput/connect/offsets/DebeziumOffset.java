@@ -30,7 +30,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  *       event the offset covers. After a change the transaction {@code txId} was being emitted: its changes up to that
  *       position are in Kafka ({@link DebeziumPartial}).</li>
  *   <li>{@code lsn_events_processed} (Debezium 3.7): how many changes at {@code lsn} are in Kafka, for a WAL record
- *       that carries several (a multi-row insert, a truncate of several tables). Without it one is assumed: a change
+ *       that carries several (rows written by COPY, a truncate of several tables). Without it one is assumed: a change
  *       more may come twice, none is left out.</li>
  *   <li>{@code snapshot} ({@code INITIAL}, {@code BLOCKING}, {@code INCREMENTAL}; {@code true} before Debezium 2.x) with
  *       {@code snapshot_completed} and {@code last_snapshot_record}: whether a snapshot was under way;

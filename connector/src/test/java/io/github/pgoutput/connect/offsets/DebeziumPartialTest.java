@@ -50,7 +50,7 @@ class DebeziumPartialTest {
 
     @Test
     void atTheLastLsnCoversAsManyChangesAsTheOffsetCounts() {
-        // A multi-row insert writes one WAL record: its rows share the LSN; Debezium 3.7 counts those in Kafka.
+        // COPY writes many rows in one WAL record: they share the LSN; Debezium 3.7 counts those in Kafka.
         DebeziumPartial.Prefix prefix = new DebeziumPartial(Xid.of(7), Lsn.of(0x300), 2).prefix();
 
         assertThat(List.of(insertAt(0x300), insertAt(0x300), insertAt(0x300), insertAt(0x400)))
