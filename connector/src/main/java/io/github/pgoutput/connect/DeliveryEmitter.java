@@ -7,6 +7,7 @@ import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.offsets.RecordNumbering;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.offsets.ResumePoint;
+import io.github.pgoutput.connect.offsets.DebeziumPartial;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,12 @@ final class DeliveryEmitter {
     /** The current delivery's record that carries the offset after it, once added. */
     private SourceRecord lastRecord;
     private long skip;
+    /**
+     * For the transaction Debezium's offset stopped inside, until the first change it does not show in Kafka: which
+     * changes are there already ({@link ResumePoint#debeziumPrefix}); null otherwise. Their records are numbered but
+     * not emitted, by moving {@link #skip} past them.
+     */
+    private DebeziumPartial.Prefix debeziumPrefix;
     private long nextOrder;
     /** The number reserved for the current delivery's BEGIN record until it is written; 0 when there is none to write. */
     private long pendingBeginOrder;
@@ -171,7 +178,15 @@ final class DeliveryEmitter {
                 // the resumptions stay in the offsets until the stream is past them.
                 continue;
             }
+            boolean inKafka = debeziumPrefix != null && debeziumPrefix.covers(event);
+            if (!inKafka) {
+                debeziumPrefix = null;
+            }
             if (pendingBeginOrder != 0) {
+                if (inKafka) {
+                    // Debezium wrote the transaction's BEGIN before its first change.
+                    skip = Math.max(skip, pendingBeginOrder);
+                }
                 emitBegin(event.walPosition(), out);
             }
             List<Draft> drafts = builder.build(event, current);
@@ -180,6 +195,9 @@ final class DeliveryEmitter {
                 for (Draft draft : drafts) {
                     held.add(new Numbered(draft, nextOrder++, event.walPosition()));
                 }
+            }
+            if (inKafka) {
+                skip = Math.max(skip, nextOrder - 1);
             }
         }
         return false;
@@ -224,6 +242,7 @@ final class DeliveryEmitter {
         unit = tracker.open();
         lastRecord = null;
         skip = resume.recordsToSkip(delivery);
+        debeziumPrefix = resume.debeziumPrefix(delivery);
         nextOrder = 1;
         if (delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK) {
             // COMMIT PREPARED / ROLLBACK PREPARED: no changes, one lifecycle record keyed by the GID.
@@ -249,6 +268,7 @@ final class DeliveryEmitter {
     private void finish(List<SourceRecord> out) {
         Delivery delivery = current;
         Lsn end = delivery.endLsn();
+        debeziumPrefix = null;
         if (pendingBeginOrder != 0) {
             emitBegin(delivery.lsn(), out);
         }

@@ -14,6 +14,7 @@ import io.github.pgoutput.connect.metrics.SnapshotMetrics;
 import io.github.pgoutput.connect.offsets.RecordNumbering;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.offsets.ResumePoint;
+import io.github.pgoutput.connect.offsets.DebeziumOffset;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
@@ -108,6 +109,13 @@ public class PgOutputSourceTask extends SourceTask {
      * account (from the stored offset, or from the snapshot just finished); null when there are none.
      */
     private SourceOffsets.Resumed resumedSnapshot;
+    /**
+     * After an in-place switch from Debezium: Debezium's stored offset, which the start-up decision went on from
+     * (the connector had no offset of its own, or an older one); null otherwise.
+     */
+    private DebeziumOffset debeziumStart;
+    /** With {@link #debeziumStart}: the older offset of this connector's own that Debezium's passed, or null. */
+    private Map<String, Object> supersededOffset;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
     /**
@@ -186,14 +194,7 @@ public class PgOutputSourceTask extends SourceTask {
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
         incrementalMetrics = new IncrementalSnapshotMetrics(clock::nanoTime, INCREMENTAL_PROGRESS_LOG_NANOS).register(connectorName, 0);
         try {
-            Map<String, Object> stored = storedOffset();
-            SnapshotPlan plan = pipeline.plan(stored);
-            log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
-                    config.databaseDbname(), stored == null ? "none" : stored, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
-                    ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(),
-                    plan.reason(), config.topicPrefix());
-            phase = new Decided(plan, positionOf(stored), stored != null);
-            resumedSnapshot = SourceOffsets.resumed(stored);
+            phase = decide();
         } catch (SQLException | RuntimeException e) {
             ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + " "
                     + ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()) + ") for slot '" + config.slotName() + "'", e);
@@ -277,9 +278,7 @@ public class PgOutputSourceTask extends SourceTask {
             return clock.nanoTime() - b.untilNanos() < 0 ? b : step(b.then());
         }
         if (current instanceof Planning) {
-            Map<String, Object> stored = storedOffset();
-            Decided decided = new Decided(pipeline.plan(stored), positionOf(stored), stored != null);
-            resumedSnapshot = SourceOffsets.resumed(stored);
+            Decided decided = decide();
             phase = decided;
             return step(decided);
         }
@@ -303,6 +302,53 @@ public class PgOutputSourceTask extends SourceTask {
             return stream(s);
         }
         return current; // Idle
+    }
+
+    /**
+     * The start-up decision of {@code snapshot.mode}, from the stored offset to go on from: this connector's own, or
+     * Debezium's when the connector's class was switched from Debezium's in place and Debezium's offset is the later
+     * one ({@link DebeziumOffset#supersedes}).
+     */
+    private Decided decide() throws SQLException {
+        Map<String, Object> stored = storedOffset();
+        DebeziumOffset debezium = debeziumOffset(stored != null);
+        if (debezium != null && debezium.supersedes(stored)) {
+            SnapshotPlan plan = pipeline.planFromDebezium(debezium.forPlanning());
+            log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
+                    + " topic prefix {})", config.slotName(), config.databaseDbname(), stored == null ? "no offset of this connector"
+                    : "this connector's offset " + stored + " is older", DebeziumOffset.partition(config.topicPrefix()),
+                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()),
+                    plan.action(), plan.reason(), config.topicPrefix());
+            debeziumStart = debezium;
+            supersededOffset = stored;
+            resumedSnapshot = null;
+            return new Decided(plan, Position.afterDelivery(debezium.resumeLsn()), true);
+        }
+        SnapshotPlan plan = pipeline.plan(stored);
+        log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
+                config.databaseDbname(), stored == null ? "none" : stored, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
+                ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(), plan.reason(), config.topicPrefix());
+        debeziumStart = null;
+        supersededOffset = null;
+        resumedSnapshot = SourceOffsets.resumed(stored);
+        return new Decided(plan, positionOf(stored), stored != null);
+    }
+
+    /**
+     * Debezium's offset under this connector's name, or null when none is stored. One that cannot be read fails the
+     * start when it is the only offset there is; next to an offset of this connector's own it is left aside with a WARN,
+     * so that a connector with a position of its own does not stop over another connector's leftovers.
+     */
+    private DebeziumOffset debeziumOffset(boolean ownOffsetStored) {
+        try {
+            return DebeziumOffset.decode(storedOffset(DebeziumOffset.partition(config.topicPrefix())));
+        } catch (ConnectException e) {
+            if (!ownOffsetStored || e instanceof RetriableException) {
+                throw e;
+            }
+            log.warn("Slot {}: going on from this connector's own offset; {}", config.slotName(), e.getMessage());
+            return null;
+        }
     }
 
     private static Position positionOf(Map<String, Object> stored) {
@@ -453,7 +499,8 @@ public class PgOutputSourceTask extends SourceTask {
                     decoder::decode, config.preparedTransactionMode(), config.spillMemoryBufferBytes());
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilders.create(pipeline.typeCatalog()),
                     recordBuilders.transactionTopicRecords(),
-                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering), emitted,
+                    tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering,
+                            debeziumStart == null ? null : debeziumStart.partial()), emitted,
                     (delivery, lastRecord) -> {
                         metrics.deliveryEmitted(delivery);
                         if (lastRecord != null) {
@@ -489,7 +536,7 @@ public class PgOutputSourceTask extends SourceTask {
      * stands, how far the signals were read).
      */
     private IncrementalSnapshotter incrementalSnapshotter() {
-        Map<String, Object> stored = storedOffset();
+        Map<String, Object> stored = ownOffset();
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
         boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
@@ -563,9 +610,22 @@ public class PgOutputSourceTask extends SourceTask {
         }
     }
 
+    /**
+     * The position the committed offset makes durable: this connector's own, or, until it has one past it,
+     * the position of Debezium's offset the task went on from.
+     */
     private Lsn durableFromOffsets() {
+        Map<String, Object> stored = ownOffset();
+        if (stored == null) {
+            return debeziumStart == null ? Lsn.INVALID : debeziumStart.resumeLsn();
+        }
+        return SourceOffsets.decode(stored).lsn();
+    }
+
+    /** This connector's committed offset; null when none is stored, or while it is the older one Debezium's passed. */
+    private Map<String, Object> ownOffset() {
         Map<String, Object> stored = storedOffset();
-        return stored == null ? Lsn.INVALID : SourceOffsets.decode(stored).lsn();
+        return stored != null && stored.equals(supersededOffset) ? null : stored;
     }
 
     /**
@@ -574,9 +634,14 @@ public class PgOutputSourceTask extends SourceTask {
      * itself: it is retriable, where Connect's own exception would fail the task for good.
      */
     private Map<String, Object> storedOffset() {
+        return storedOffset(partition);
+    }
+
+    /** {@link #storedOffset()} of {@code sourcePartition}. */
+    private Map<String, Object> storedOffset(Map<String, String> sourcePartition) {
         Map<String, Object> stored;
         try {
-            stored = context.offsetStorageReader().offset(partition);
+            stored = context.offsetStorageReader().offset(sourcePartition);
         } catch (RuntimeException e) {
             throw new RetriableException("reading the stored offset of slot '" + config.slotName() + "' from Connect's offsets topic failed ("
                     + e.getMessage() + "); trying again", e);

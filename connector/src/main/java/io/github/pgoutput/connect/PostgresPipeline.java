@@ -20,6 +20,7 @@ import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -71,6 +72,11 @@ final class PostgresPipeline implements TaskPipeline {
             // Streaming without the old values the configuration asks for would change the records: fail instead.
             throw new ConnectException(PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public SnapshotPlan planFromDebezium(StoredOffset.Debezium offset) throws SQLException {
+        return SnapshotPhase.plan(config, settings(), offset);
     }
 
     @Override

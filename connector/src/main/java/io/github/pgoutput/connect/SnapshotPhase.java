@@ -95,8 +95,14 @@ public final class SnapshotPhase implements AutoCloseable {
      */
     static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, Map<String, Object> stored)
             throws SQLException {
+        return plan(config, settings, storedOffset(stored));
+    }
+
+    /** {@link #plan(PgOutputSourceConnectorConfig, ReplicationSettings, Map)} from the stored offset as the planner sees it. */
+    static SnapshotPlan plan(PgOutputSourceConnectorConfig config, ReplicationSettings settings, StoredOffset offset)
+            throws SQLException {
         try {
-            return InitialSnapshot.plan(settings, config.snapshotMode(), storedOffset(stored), config.snapshotResumable());
+            return InitialSnapshot.plan(settings, config.snapshotMode(), offset, config.snapshotResumable());
         } catch (SnapshotException e) {
             if (e.reason() == SnapshotException.Reason.SLOT_ACTIVE) {
                 // Like SQLState 55006 for a session: the previous task's walsender lets go of the slot by itself, and

@@ -7,9 +7,11 @@ import java.sql.SQLException;
 import java.util.Map;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.TransactionSpill;
 
 /**
@@ -34,6 +36,15 @@ public interface TaskPipeline extends AutoCloseable {
      * @param stored the stored source offset, or null when none is stored
      */
     SnapshotPlan plan(Map<String, Object> stored) throws SQLException;
+
+    /**
+     * The start-up decision when the offset to go on from is Debezium's, after an in-place switch of
+     * {@code connector.class} ({@link SnapshotPhase#plan(PgOutputSourceConnectorConfig, ReplicationSettings, StoredOffset)}).
+     * The scripted pipelines of the simulation never find one.
+     */
+    default SnapshotPlan planFromDebezium(StoredOffset.Debezium offset) throws SQLException {
+        throw new IllegalStateException("this pipeline does not continue from Debezium's offsets, yet one was found: " + offset);
+    }
 
     /** {@code no_data} with an invalidated slot: drops it, so that the stream creates a new one. */
     void dropLostSlot() throws SQLException;

@@ -37,10 +37,22 @@ public final class PreflightChecks {
     }
 
     /**
+     * The {@code application_name} of the replication connection of Debezium's PostgreSQL connector (its
+     * {@code PostgresConnection.CONNECTION_STREAMING}, which it sets whatever the configuration says).
+     */
+    static final String DEBEZIUM_STREAMING_APPLICATION_NAME = "Debezium Streaming";
+
+    /**
      * The checks of a configuration's validation: connects with the settings and runs every check. Never throws for a
-     * problem it can describe; a server that cannot be reached at all comes back as a problem too. A slot held by a
-     * walsender with the settings' own application name is no problem here: that is the running task of the
-     * connector being reconfigured (Connect validates every configuration update while the task streams).
+     * problem it can describe; a server that cannot be reached at all comes back as a problem too.
+     *
+     * <p>A slot held by the running task of the connector being reconfigured is no problem here: Connect validates
+     * every configuration update ({@code PUT /connectors/<name>/config}) while the old task still streams, and stops
+     * that task before it starts the new one. It is recognised by the holder's {@code application_name}: the settings'
+     * own (a reconfiguration of this connector), or Debezium's replication connection (the in-place switch of a
+     * Debezium connector's {@code connector.class}, slot kept). Nothing is taken from the holder on this word alone: a
+     * session opens only once the slot is free, and a slot still held after {@code slot.max.retries} (another
+     * connector's after all) fails the task with the holder named.
      */
     public static List<Problem> check(ReplicationSettings settings) {
         try (Connection sql = PgConnections.openSql(settings)) {
@@ -209,7 +221,7 @@ public final class PreflightChecks {
         }
         if (slot.isActive()) {
             Holder holder = holderOf(sql, slot.activePid());
-            if (!(ownSessionIsNoConflict && settings.applicationName().equals(holder.applicationName()))) {
+            if (!(ownSessionIsNoConflict && isReconfiguredTask(settings, holder))) {
                 problems.add(new Problem(Setting.SLOT_NAME, busySlot(name, holder), true));
             }
         }
@@ -220,6 +232,12 @@ public final class PreflightChecks {
                     + " transactions as Begin Prepare/Prepare/Commit Prepared/Rollback Prepared messages, which pgoutput protocol version "
                     + protocol.protocolVersion() + " cannot carry; use protocol version 3 or higher (or auto), or another slot"));
         }
+    }
+
+    /** Whether {@code holder} is the running task of the connector whose configuration is being validated. */
+    private static boolean isReconfiguredTask(ReplicationSettings settings, Holder holder) {
+        return settings.applicationName().equals(holder.applicationName())
+                || DEBEZIUM_STREAMING_APPLICATION_NAME.equals(holder.applicationName());
     }
 
     /**

@@ -72,7 +72,11 @@ public final class InitialSnapshot implements AutoCloseable {
 
     /** {@link #plan(ReplicationSettings, SnapshotMode, StoredOffset)}; {@code resumable} for an exactly-once snapshot. */
     public static SnapshotPlan plan(ReplicationSettings settings, SnapshotMode mode, StoredOffset offset, boolean resumable) throws SQLException {
-        SlotState slot = slotState(SlotManager.find(settings), offset);
+        Optional<SlotInfo> found = SlotManager.find(settings);
+        if (offset instanceof StoredOffset.Debezium debezium) {
+            return DebeziumHandover.decide(mode, debezium, found, settings.slotName(), settings.database());
+        }
+        SlotState slot = slotState(found, offset);
         return SnapshotPlanner.decide(mode, offset, slot, settings.slotName(), resumable);
     }
 

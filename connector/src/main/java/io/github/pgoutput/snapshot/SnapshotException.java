@@ -32,6 +32,12 @@ public final class SnapshotException extends RuntimeException {
          * user acts as the message says.
          */
         NOT_RESUMABLE,
+        /**
+         * Debezium's stored offset, found after an in-place switch of {@code connector.class}, cannot be continued from
+         * (its snapshot did not finish, or its slot decodes with another plugin); permanent until a user acts as the
+         * message says.
+         */
+        DEBEZIUM_OFFSET,
         /** Any other database failure while reading; retrying redoes the snapshot. */
         READ_FAILED
     }

@@ -49,6 +49,9 @@ public final class SnapshotPlanner {
      * {@link Reason#NOT_RESUMABLE}.
      */
     public static SnapshotPlan decide(SnapshotMode mode, StoredOffset offset, SlotState slot, String slotName, boolean resumable) {
+        if (offset instanceof StoredOffset.Debezium) {
+            throw new IllegalArgumentException("Debezium's offset is decided by DebeziumHandover, which needs the slot's plugin too");
+        }
         if (resumable && mode != SnapshotMode.NO_DATA && offset instanceof StoredOffset.SnapshotInProgress inProgress
                 && inProgress.progress() != null) {
             SnapshotPlan resumed = decideResume(mode, inProgress, slot, slotName);

@@ -46,6 +46,39 @@ public sealed interface StoredOffset {
         }
     }
 
+    /**
+     * No offset of this connector (or an older one), but Debezium's PostgreSQL connector stored one under the same
+     * connector name: Connect keys offsets by connector name, so this is the connector's own history before its
+     * {@code connector.class} was switched in place.
+     *
+     * @param resumeLsn the end LSN of the last transaction whose records Debezium's offset shows in Kafka: streaming
+     *                  continues after it; {@link Lsn#INVALID} when the offset names none (Debezium stopped inside the
+     *                  first transaction it streamed)
+     * @param snapshot  what the offset says about Debezium's snapshots
+     * @param described the offset as found, for log lines and messages
+     */
+    record Debezium(Lsn resumeLsn, DebeziumSnapshot snapshot, String described) implements StoredOffset {
+
+        /** The {@code connector.class} of Debezium's PostgreSQL connector, for the messages that tell a user to put it back. */
+        public static final String CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+
+        public Debezium {
+            Objects.requireNonNull(resumeLsn, "resumeLsn");
+            Objects.requireNonNull(snapshot, "snapshot");
+            Objects.requireNonNull(described, "described");
+        }
+    }
+
+    /** What Debezium's stored offset says about its snapshots. */
+    enum DebeziumSnapshot {
+        /** No snapshot under way: its initial snapshot finished (or was never taken), and streaming had begun. */
+        NONE,
+        /** Its initial snapshot (or a blocking one a signal asked for) did not finish. */
+        IN_PROGRESS,
+        /** An incremental snapshot, asked for by a signal, did not finish. */
+        INCREMENTAL_IN_PROGRESS
+    }
+
     /** Streaming position: the end LSN of the last change unit stored (or the consistent point of a finished snapshot). */
     record At(Lsn lsn) implements StoredOffset {
         public At {

@@ -10,6 +10,7 @@ import io.github.pgoutput.connect.record.ColumnTypes;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.offsets.ResumePoint;
+import io.github.pgoutput.connect.offsets.DebeziumPartial;
 
 import static io.github.pgoutput.connect.Deliveries.concat;
 import static io.github.pgoutput.connect.Deliveries.transaction;
@@ -73,6 +74,11 @@ class DeliveryEmitterTest {
     }
 
     private Emitted emitAll(ChangeRecordBuilder.Options options, boolean metadata, Position start, PgOutputMessage... messages) {
+        return emitAll(options, metadata, new ResumePoint(start, Lsn.INVALID, NUMBERING), messages);
+    }
+
+    private Emitted emitAll(ChangeRecordBuilder.Options options, boolean metadata, ResumePoint resume, PgOutputMessage... messages) {
+        Position start = resume.position();
         TopicNames topics = new TopicNames("p", "hb");
         AvroNames names = new AvroNames("p");
         var assembler = Deliveries.assembler(spill, messages);
@@ -81,7 +87,7 @@ class DeliveryEmitterTest {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
                 }), true, (s, t) -> true, MessageKeyColumns.NONE, true, options);
         DeliveryEmitter emitter = new DeliveryEmitter(assembler, builder, metadata ? new TransactionTopicRecords(topics) : null,
-                tracker, PARTITION, new ResumePoint(start, Lsn.INVALID, NUMBERING), start);
+                tracker, PARTITION, resume, start);
         List<SourceRecord> out = new ArrayList<>();
         while (!emitter.fill(out, out.size() + 2)) {
             // small batches: the emitter must keep its place between calls
@@ -175,6 +181,55 @@ class DeliveryEmitterTest {
         assertThat(resumed).extracting(r -> r.topic() + "#" + header(r, LifecycleHeaders.TX_ORDER))
                 .isEqualTo(all.subList(2, all.size()).stream().map(r -> r.topic() + "#" + header(r, LifecycleHeaders.TX_ORDER)).toList());
         assertThat(emitAll(true, offset(all.get(3)), twoTransactions())).hasSize(3);
+    }
+
+    /**
+     * Three transactions: xid 10 (inserts 1, 2) ending at 0/5020, xid 11 (inserts 3, 4, 5 at WAL positions 0/1070,
+     * 0/1080, 0/1090) ending at 0/6020, xid 12 (insert 6) ending at 0/7020.
+     */
+    private static PgOutputMessage[] threeTransactions() {
+        return concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1), insert(2)),
+                transaction(11, 0x6000, insert(3), insert(4), insert(5)), transaction(12, 0x7000, insert(6)));
+    }
+
+    private static String topicAndOrder(SourceRecord record) {
+        return record.topic() + "#" + header(record, LifecycleHeaders.TX_ORDER);
+    }
+
+    @Test
+    void afterASwitchFromDebeziumSkipsTheChangesItsOffsetShowsInKafkaButNumbersThemAsAlways() {
+        // Debezium's offset: after the transaction ending at 0/5020, inside xid 11 up to its change at 0/1080.
+        ResumePoint resume = new ResumePoint(Position.afterDelivery(Lsn.of(0x5020)), Lsn.INVALID, NUMBERING,
+                new DebeziumPartial(Xid.of(11), Lsn.of(0x1080), 1));
+
+        List<SourceRecord> records = emitAll(ChangeRecordBuilder.Options.DEFAULTS, true, resume, threeTransactions()).records();
+
+        // xid 11: BEGIN (1), insert 3 (2) and insert 4 (3) are Debezium's; insert 5 (4) and END (5) are new.
+        assertThat(records).extracting(DeliveryEmitterTest::topicAndOrder).containsExactly("p.public.t#4", "p.transaction#5",
+                "p.transaction#1", "p.public.t#2", "p.transaction#3");
+        assertThat(((Struct) records.get(0).value()).getStruct("after").get("id")).isEqualTo(5L);
+        assertThat(offset(records.get(0))).isEqualTo(Position.insideDelivery(Lsn.of(0x5020), Lsn.of(0x6000), Lsn.of(0x6020), 4, NUMBERING));
+    }
+
+    @Test
+    void afterASwitchFromDebeziumAtTheLastChangeOfATransactionOnlyItsEndComesAgainWithMetadataAndNothingWithout() {
+        ResumePoint resume = new ResumePoint(Position.afterDelivery(Lsn.of(0x5020)), Lsn.INVALID, NUMBERING,
+                new DebeziumPartial(Xid.of(11), Lsn.of(0x1090), 1));
+
+        assertThat(emitAll(ChangeRecordBuilder.Options.DEFAULTS, false, resume, threeTransactions()).records())
+                .extracting(DeliveryEmitterTest::topicAndOrder).containsExactly("p.public.t#1");
+        assertThat(emitAll(ChangeRecordBuilder.Options.DEFAULTS, true, resume, threeTransactions()).records())
+                .extracting(DeliveryEmitterTest::topicAndOrder).containsExactly("p.transaction#5", "p.transaction#1", "p.public.t#2",
+                        "p.transaction#3");
+    }
+
+    @Test
+    void debeziumsPositionInAnotherTransactionSkipsNothingOfThisOne() {
+        ResumePoint resume = new ResumePoint(Position.afterDelivery(Lsn.of(0x5020)), Lsn.INVALID, NUMBERING,
+                new DebeziumPartial(Xid.of(99), Lsn.of(0x1090), 1));
+
+        assertThat(emitAll(ChangeRecordBuilder.Options.DEFAULTS, false, resume, threeTransactions()).records())
+                .extracting(r -> ((Struct) r.value()).getStruct("after").get("id")).containsExactly(3L, 4L, 5L, 6L);
     }
 
     @Test

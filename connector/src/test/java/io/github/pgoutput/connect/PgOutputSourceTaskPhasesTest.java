@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.simulation.SimulationFrames;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.offsets.DebeziumOffset;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
 
@@ -55,6 +56,11 @@ class PgOutputSourceTaskPhasesTest {
     private final List<Integer> failingOffsetReads = new ArrayList<>();
     /** The offset the offsets topic holds; null: none stored. */
     private Map<String, Object> storedOffset = Map.of("lsn", "0/5000");
+    /** The offset the offsets topic holds under Debezium's partition; null: none stored. */
+    private Map<String, Object> debeziumOffset;
+    private final List<Map<String, ?>> debeziumPartitionsRead = new ArrayList<>();
+    /** The Debezium offsets the pipeline was asked to decide from. */
+    private final List<io.github.pgoutput.snapshot.StoredOffset.Debezium> debeziumPlans = new ArrayList<>();
     /** The start-up decision the pipeline makes. */
     private SnapshotPlan plan = new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "scripted");
     /** The takenAgain argument of each startSnapshot call. */
@@ -121,6 +127,12 @@ class PgOutputSourceTaskPhasesTest {
     private final class ScriptedPipeline implements TaskPipeline {
         @Override
         public SnapshotPlan plan(Map<String, Object> stored) {
+            return plan;
+        }
+
+        @Override
+        public SnapshotPlan planFromDebezium(io.github.pgoutput.snapshot.StoredOffset.Debezium offset) {
+            debeziumPlans.add(offset);
             return plan;
         }
 
@@ -199,6 +211,10 @@ class PgOutputSourceTaskPhasesTest {
                 return new OffsetStorageReader() {
                     @Override
                     public <T> Map<String, Object> offset(Map<String, T> partition) {
+                        if (partition.containsKey(DebeziumOffset.PARTITION_SERVER)) {
+                            debeziumPartitionsRead.add(Map.copyOf(partition));
+                            return debeziumOffset;
+                        }
                         if (failingOffsetReads.contains(offsetReads.incrementAndGet())) {
                             throw new ConnectException("Failed to fetch offsets: timed out reading the offsets topic");
                         }
@@ -452,5 +468,75 @@ class PgOutputSourceTaskPhasesTest {
         } finally {
             task.stop();
         }
+    }
+
+    /** Debezium's offset after a change of xid 11, the transaction before it having ended at 0/5020. */
+    private static Map<String, Object> debeziumInsideTransaction() {
+        return Map.of("lsn_commit", 0x5020L, "lsn", 0x5080L, "lsn_proc", 0x5080L, "txId", 11, "messageType", "INSERT",
+                "ts_usec", 1_767_323_045_123_456L);
+    }
+
+    @Test
+    void withoutAnOffsetOfItsOwnTheTaskGoesOnFromDebeziumsOffsetUnderTheTopicPrefix() throws InterruptedException {
+        storedOffset = null;
+        debeziumOffset = debeziumInsideTransaction();
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThat(task.poll()).isNull();
+
+            assertThat(debeziumPartitionsRead).first().isEqualTo(Map.of("server", "shop"));
+            assertThat(debeziumPlans).singleElement().satisfies(offset -> {
+                assertThat(offset.resumeLsn()).isEqualTo(Lsn.parse("0/5020"));
+                assertThat(offset.snapshot()).isEqualTo(io.github.pgoutput.snapshot.StoredOffset.DebeziumSnapshot.NONE);
+            });
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5020"));
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void anOffsetOfItsOwnAtOrPastDebeziumsIsTheOneToGoOnFrom() throws InterruptedException {
+        storedOffset = Map.of("lsn", "0/6000");
+        debeziumOffset = debeziumInsideTransaction();
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThat(task.poll()).isNull();
+
+            assertThat(debeziumPlans).isEmpty();
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/6000"));
+        } finally {
+            task.stop();
+        }
+    }
+
+    /** Switched to this connector, back to Debezium, and to this connector again: Debezium ran on after it. */
+    @Test
+    void debeziumsOffsetPastAnOlderOneOfItsOwnIsTheOneToGoOnFrom() throws InterruptedException {
+        storedOffset = Map.of("lsn", "0/4000");
+        debeziumOffset = debeziumInsideTransaction();
+        PgOutputSourceTask task = startedTask();
+        try {
+            assertThat(task.poll()).isNull();
+
+            assertThat(debeziumPlans).hasSize(1);
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5020"));
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void anUnreadableDebeziumOffsetFailsTheStartOnlyWithoutAnOffsetOfItsOwn() throws InterruptedException {
+        debeziumOffset = Map.of("file", "binlog.000003", "pos", 4L);
+        PgOutputSourceTask withOwn = startedTask();
+        try {
+            assertThat(withOwn.poll()).isNull();
+            assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
+        } finally {
+            withOwn.stop();
+        }
+        storedOffset = null;
+        assertThatThrownBy(this::startedTask).isInstanceOf(ConnectException.class).hasMessageContaining("field 'lsn' is missing");
     }
 }

@@ -99,6 +99,29 @@ class PreflightChecksIT {
         }
     }
 
+    /**
+     * The in-place switch of a Debezium connector's connector.class: Connect validates the new configuration while
+     * Debezium's task still streams from the slot, and stops that task before it starts the new one. At session start
+     * the same holder is a problem (retried by slot.max.retries), so nothing is taken from it.
+     */
+    @PostgresTest
+    @Timeout(60)
+    void aSlotHeldByDebeziumsReplicationConnectionIsNoProblemForValidationButIsForASession(PostgresDatabase db) throws Exception {
+        db.execute("CREATE PUBLICATION pub FOR ALL TABLES");
+        ReplicationSettings debezium = LiveStreams.settings(db, "switched", "pub")
+                .applicationName(PreflightChecks.DEBEZIUM_STREAMING_APPLICATION_NAME).build();
+        ReplicationSettings ours = debezium.toBuilder().applicationName("kafka-connect-pgoutput:inventory-connector").build();
+        try (ReplicationSession running = ReplicationSession.open(debezium, Lsn.INVALID)) {
+            assertThat(PreflightChecks.check(ours)).as("validation of the switched configuration").isEmpty();
+            try (java.sql.Connection sql = PgConnections.openSql(ours)) {
+                assertThat(PreflightChecks.check(sql, ours)).singleElement().satisfies(p -> {
+                    assertThat(p.retriable()).isTrue();
+                    assertThat(p.message()).contains("application_name 'Debezium Streaming'");
+                });
+            }
+        }
+    }
+
     @PostgresTest
     @Timeout(60)
     void aRoleWithoutReplicationIsBlamedOnTheUser(PostgresDatabase db) {

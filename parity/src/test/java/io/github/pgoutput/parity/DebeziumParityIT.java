@@ -313,7 +313,7 @@ class DebeziumParityIT {
         }
     }
 
-    private static Path pluginPath() {
+    static Path pluginPath() {
         String value = System.getProperty("debezium.plugin.path");
         if (value == null || value.isBlank()) {
             throw new IllegalStateException("-Ddebezium.plugin.path is not set; run the test through Maven (parity module)");

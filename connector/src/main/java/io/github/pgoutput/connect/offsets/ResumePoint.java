@@ -21,6 +21,9 @@ import io.github.pgoutput.pgoutput.Lsn;
  *       re-sent by the resume rule, so it is new. That is a transaction prepared before the slot decoded two-phase
  *       transactions: PostgreSQL sends it at COMMIT PREPARED with its original, older prepare LSNs (docs/pgoutput-protocol.md §6.5).
  *       A ROLLED_BACK outcome names its prepare's end LSN, not its own record's start, and is judged by its end.</li>
+ *   <li>After an in-place switch from Debezium ({@code debezium} not null): the transaction Debezium's offset stopped
+ *       inside has the changes that offset shows in Kafka skipped ({@link DebeziumPartial}), while it has not been
+ *       completed since.</li>
  *   <li>Everything else is emitted.</li>
  * </ul>
  *
@@ -30,13 +33,27 @@ import io.github.pgoutput.pgoutput.Lsn;
  * @param streamStart the LSN the stream was started at (the larger of the requested LSN and the slot's
  *                    confirmed_flush_lsn); {@link Lsn#INVALID} when unknown
  * @param numbering   the fingerprint of the current numbering settings
+ * @param debezium    where inside a transaction Debezium's offset stopped, when the task went on from it; null otherwise
  */
-public record ResumePoint(Position position, Lsn streamStart, String numbering) {
+public record ResumePoint(Position position, Lsn streamStart, String numbering, DebeziumPartial debezium) {
 
     public ResumePoint {
         Objects.requireNonNull(position, "position");
         Objects.requireNonNull(streamStart, "streamStart");
         Objects.requireNonNull(numbering, "numbering");
+    }
+
+    public ResumePoint(Position position, Lsn streamStart, String numbering) {
+        this(position, streamStart, numbering, null);
+    }
+
+    /**
+     * For the transaction Debezium's offset stopped inside, while it lies after {@code position}: the walk over its
+     * changes that says which are in Kafka already. Null for every other delivery. Its records are numbered as always,
+     * so that a position of this connector inside it later counts them.
+     */
+    public DebeziumPartial.Prefix debeziumPrefix(Delivery delivery) {
+        return debezium != null && debezium.names(delivery) && delivery.endLsn().isAfter(position.lsn()) ? debezium.prefix() : null;
     }
 
     /**
