@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.pgoutput.connect.PgOutputSourceConnector;
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.LoopbackPorts;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -124,6 +125,7 @@ class InPlaceSwitchIT {
      * its own; the worker that takes over the connector has no Debezium, so Debezium cannot run again in between.
      */
     @Test
+    @Nightly
     void afterDebeziumsWorkerIsKilledTheSwitchMissesNothingAndRepeatsAtMostWhatDebeziumSentAfterItsStoredOffset() throws Exception {
         PostgresDatabase db = database("switch_crash", "public");
         Map<String, String> debezium = realWorldConfig("32-skipped-truncate-decimal-string.json", db);
