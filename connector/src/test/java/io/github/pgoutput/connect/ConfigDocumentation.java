@@ -8,10 +8,10 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 
 /**
- * Renders the configuration reference in README.md from {@link PgOutputSourceConnectorConfig#CONFIG_DEF}: one
- * Markdown table per group, keys in their order within the group, then the group's key families (keys whose names
- * carry a parameter, such as {@code column.mask.with.N.chars}). {@link ReadmeConfigSectionTest} keeps README.md
- * equal to this output and rewrites it on request.
+ * Renders the configuration reference in docs/configuration.md from {@link PgOutputSourceConnectorConfig#CONFIG_DEF}:
+ * one Markdown table per group, keys in their order within the group, then the group's key families (keys whose names
+ * carry a parameter, such as {@code column.mask.with.N.chars}). {@link ConfigurationReferenceTest} keeps
+ * docs/configuration.md equal to this output and rewrites it on request.
  */
 final class ConfigDocumentation {
 
