@@ -67,7 +67,7 @@ faults and workload choices (not their timing against the services, which no see
   and restarts FAILED tasks, and counts them.
 - At the end: faults stop, the workload ends its prepared transactions, a final marker transaction is written; the
   soak waits until it is in Kafka, the slot's \`confirmed_flush_lsn\` has reached its commit LSN and the topics are
-  quiet for 5 s. Then every table is rebuilt from its topic the way the README tells a consumer to (PREPARED
+  quiet for 5 s. Then every table is rebuilt from its topic the way [Delivery guarantees](delivery-guarantees.md#two-phase-transactions) tell a consumer to (PREPARED
   changes applied only when their GID's outcome is COMMITTED) and compared row by row with the database.
 - Figures: transactions committed (ledger rows in the database); changes lost (rows where a rebuilt table differs
   from the database, must be 0); changes of aborted transactions or rolled-back savepoints emitted (must be 0);
