@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Debezium 3.6.1 and our connector on one Connect worker, capturing the same tables through the same workload
+ * Debezium 3.7.1 and our connector on one Connect worker, capturing the same tables through the same workload
  * ({@code workload.sql}) with the same Debezium-style configuration in every {@link ParityMode}, all modes'
  * connectors at once (each pair on its own prefix, slot and publication). Their records are written to
  * {@code target/parity/<mode>/{debezium,ours}.jsonl} and compared field by field ({@link RecordComparison});
