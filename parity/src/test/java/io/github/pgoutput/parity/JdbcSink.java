@@ -69,7 +69,12 @@ final class JdbcSink {
 
     /** A second database on the same server as {@code db}, for the sink to write. */
     static PostgresDatabase replicaOf(PostgresDatabase db) {
-        PostgresDatabase replica = new PostgresDatabase(db.cluster(), db.name() + "_replica");
+        return replicaOf(db, "replica");
+    }
+
+    /** Another second database, {@code <db>_<suffix>}. */
+    static PostgresDatabase replicaOf(PostgresDatabase db, String suffix) {
+        PostgresDatabase replica = new PostgresDatabase(db.cluster(), db.name() + "_" + suffix);
         db.cluster().createDatabase(replica.name());
         return replica;
     }
