@@ -48,10 +48,13 @@ class DebeziumSmtsNightlyIT {
     }
 
     @PostgresTest(representative = 17)
-    void unwrapWithTheLegacyDeleteRewriteAndTombstonesKept(PostgresDatabase db) {
+    void unwrapWithTheDeprecatedDeleteHandlingModeRewrite(PostgresDatabase db) {
         unwrap(db, "smt_unwrap_legacy", Map.of(
                 "transforms.unwrap.delete.handling.mode", "rewrite",
-                "transforms.unwrap.drop.tombstones", "false"), 9);
+                "transforms.unwrap.drop.tombstones", "false"),
+                // 7, as Debezium's own records give: with the deprecated delete.handling.mode the tombstones are dropped
+                // although drop.tombstones=false
+                7);
     }
 
     @PostgresTest(representative = 17)
@@ -59,13 +62,22 @@ class DebeziumSmtsNightlyIT {
         unwrap(db, "smt_unwrap_tombstone", Map.of("transforms.unwrap.delete.tombstone.handling.mode", "tombstone"), 7);
     }
 
+    /**
+     * One difference remains, and is asserted as it is: Debezium's tombstone shares its delete record's Headers object,
+     * so the headers the SMT adds to the delete from its {@code source} block ({@code __table}, {@code __lsn},
+     * {@code __db}) appear on Debezium's tombstone too; on a tombstone itself the SMT adds only {@code __op}. Ours
+     * gives each record its own headers (its {@code pg.tx_order} differs between the two), so our tombstone has
+     * {@code __op} only.
+     */
     @PostgresTest(representative = 17)
     void unwrapWithRewriteAndTombstoneAndEveryAddedFieldAndHeader(PostgresDatabase db) {
         unwrap(db, "smt_unwrap_fields", Map.of(
                 "transforms.unwrap.delete.tombstone.handling.mode", "rewrite-with-tombstone",
-                "transforms.unwrap.add.fields", "op,table,schema,db,lsn,txId,source.ts_ms,ts_ms",
+                // not ts_ms: the envelope's processing time, which differs between any two runs
+                "transforms.unwrap.add.fields", "op,table,schema,db,lsn,txId,source.ts_ms",
                 "transforms.unwrap.add.fields.prefix", "meta_",
-                "transforms.unwrap.add.headers", "op,table,lsn,db"), 9);
+                "transforms.unwrap.add.headers", "op,table,lsn,db"), 9,
+                d -> d.path().matches("public\\.accounts\\[tombstone\\] headers\\.__(table|lsn|db)") && d.ours().equals(Difference.ABSENT));
     }
 
     // ---- Helpers -------------------------------------------------------------------------------------------
@@ -89,6 +101,12 @@ class DebeziumSmtsNightlyIT {
 
     /** 3 inserts, an update, a key change (delete, tombstone, insert), a delete (and tombstone), per the options. */
     private static void unwrap(PostgresDatabase db, String name, Map<String, String> options, int expected) {
+        unwrap(db, name, options, expected, d -> false);
+    }
+
+    /** As above; {@code known} selects the differences expected (at least one of them must occur). */
+    private static void unwrap(PostgresDatabase db, String name, Map<String, String> options, int expected,
+                               java.util.function.Predicate<Difference> known) {
         Sql.run(db, CHANGES_TABLE);
         Map<String, String> smt = new LinkedHashMap<>();
         smt.put("transforms", "unwrap");
@@ -104,6 +122,9 @@ class DebeziumSmtsNightlyIT {
                 expected, WAIT);
         System.out.println(name + ": " + outcome.describe());
         assertThat(outcome.debeziumRecords()).hasSize(expected);
-        assertThat(outcome.unacceptedDifferences()).as(outcome.describe()).isEmpty();
+        assertThat(outcome.unacceptedDifferences().stream().filter(known.negate()).toList()).as(outcome.describe()).isEmpty();
+        if (!outcome.unacceptedDifferences().isEmpty()) {
+            assertThat(outcome.unacceptedDifferences()).as("the known differences still occur").anyMatch(known);
+        }
     }
 }

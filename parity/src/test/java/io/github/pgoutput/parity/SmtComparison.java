@@ -33,6 +33,10 @@ final class SmtComparison {
             return "Debezium " + debeziumRecords.size() + " records, ours " + ourRecords.size() + "; differences other than"
                     + " our pg.* headers:\n" + unacceptedDifferences().stream().limit(40)
                     .map(d -> d.path() + ": debezium " + d.debezium() + ", ours " + d.ours()).collect(Collectors.joining("\n"))
+                    + "\nDebezium's tombstones: " + debeziumRecords.stream().filter(CapturedRecord::isTombstone)
+                            .map(CapturedRecord::toJsonLine).collect(Collectors.joining("\n"))
+                    + "\nOur tombstones: " + ourRecords.stream().filter(CapturedRecord::isTombstone)
+                            .map(CapturedRecord::toJsonLine).collect(Collectors.joining("\n"))
                     + "\nDebezium's first record: " + (debeziumRecords.isEmpty() ? "-" : debeziumRecords.get(0).toJsonLine())
                     + "\nOur first record: " + (ourRecords.isEmpty() ? "-" : ourRecords.get(0).toJsonLine());
         }
