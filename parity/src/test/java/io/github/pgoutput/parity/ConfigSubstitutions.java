@@ -47,8 +47,8 @@ final class ConfigSubstitutions {
             String converter = result.get(key);
             if (converter != null && !converter.isBlank() && !available.contains(converter.trim())) {
                 result.put(key, JSON_CONVERTER);
-                substitutions.add(key + "=" + converter + " -> " + JSON_CONVERTER + " (not on the worker; a schema registry converter"
-                        + " needs a registry)");
+                substitutions.add(key + "=" + converter + " -> " + JSON_CONVERTER + " (not on the worker"
+                        + (converter.contains("Avro") ? "; an Avro converter needs a schema registry)" : ")"));
             }
         }
         String chain = result.get("transforms");
