@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debezium parity (issue 15): runs only parity/'s DebeziumParityIT, which starts PostgreSQL 17, a KRaft broker and one
-# Connect worker with Debezium 3.6.1's plugin folder (bench/debezium-plugin, from Maven Central) and our
+# Connect worker with Debezium 3.7.1's plugin folder (bench/debezium-plugin, from Maven Central) and our
 # connector, runs parity/src/test/resources/workload.sql under both in every mode, compares their records field by
 # field and writes parity/target/parity-report.md (records: parity/target/parity/<mode>/{debezium,ours}.jsonl; an
 # allow-list that would accept today's differences: parity/target/known-differences.suggested.txt).

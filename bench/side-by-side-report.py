@@ -25,7 +25,11 @@ import statistics
 import subprocess
 import sys
 
-HEADING = "## Side by side: our connector, Debezium 3.6.1 and the limits"
+# The Debezium version bench/debezium-plugin builds (its debezium.version property).
+DEBEZIUM = "Debezium 3.7.1"
+# Found by this prefix, so a section written for an earlier Debezium version is replaced, not duplicated.
+HEADING_PREFIX = "## Side by side: our connector, Debezium"
+HEADING = f"{HEADING_PREFIX} {DEBEZIUM.removeprefix('Debezium ')} and the limits"
 ORDER = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
 WHAT = {
     "W1": "{n:,} inserts in one transaction",
@@ -174,7 +178,7 @@ def runs_lines(rows, pairs):
 
 CHART = "side-by-side.svg"
 CONTENDERS = [("ours", "ours", "#1f77b4"), ("ours_direct", "ours, direct.encoding=json", "#17becf"),
-              ("dbz", "Debezium 3.6.1", "#d62728"), ("ceiling", "Connect ceiling", "#7f7f7f"),
+              ("dbz", DEBEZIUM, "#d62728"), ("ceiling", "Connect ceiling", "#7f7f7f"),
               ("ceiling_direct", "Connect ceiling, direct bytes", "#bcbd22")]
 
 
@@ -307,7 +311,7 @@ def write(results, doc):
            "  tasks (`acks=all`, `max.in.flight.requests.per.connection=1`, no idempotence).",
            ""]
     rates = ["**events/s**, median [min–max] over the runs:", "",
-             "| Workload | Heap | Runs | Ours | Ours, direct | Debezium 3.6.1 | Connect ceiling | Ceiling, direct bytes | PG emission or COPY | Producer records/s (bytes) |",
+             f"| Workload | Heap | Runs | Ours | Ours, direct | {DEBEZIUM} | Connect ceiling | Ceiling, direct bytes | PG emission or COPY | Producer records/s (bytes) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     ratios = ["**Ratios** (of medians; per run in brackets). *Emission* compares the rate from a leg's first record in",
               "Kafka to its last: for the ceilings their whole leg, for ours the part after PostgreSQL has delivered what",
@@ -456,11 +460,11 @@ def write(results, doc):
     section = "\n".join(out) + "\n"
 
     text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
-    start = text.find(HEADING)
+    start = text.find(HEADING_PREFIX)
     if start < 0:
         text = text.rstrip("\n") + "\n\n" + section
     else:
-        end = text.find("\n## ", start + len(HEADING))
+        end = text.find("\n## ", start + len(HEADING_PREFIX))
         text = text[:start] + section + ("\n" + text[end + 1:] if end >= 0 else "")
     with open(doc, "w") as f:
         f.write(text)
@@ -522,7 +526,7 @@ def exactly_once(results, section):
         f.write("\n".join(out) + "\n")
 
 
-AVRO_CONTENDERS = [("ours", "Ours"), ("dbz", "Debezium 3.6.1"), ("ceiling", "Connect ceiling")]
+AVRO_CONTENDERS = [("ours", "Ours"), ("dbz", DEBEZIUM), ("ceiling", "Connect ceiling")]
 
 
 def avro(results, section):

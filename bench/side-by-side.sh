@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Our connector against Debezium 3.6.1 and against the limits, side by side on one machine (issue 7, W5 = issue 5, W6 = issue 18):
+# Our connector against Debezium 3.7.1 and against the limits, side by side on one machine (issue 7, W5 = issue 5, W6 = issue 18):
 # PostgreSQL 17, one KRaft broker, per leg a fresh distributed Connect worker (separate JVMs; JSON converter without
 # schemas; both plugins on one plugin.path), each connector on a fresh slot and fresh topics, legs alternating A/B.
 #
@@ -66,7 +66,7 @@ done
 [ -n "$jfr" ] && write=0
 
 offline=-o
-[ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.6.1.Final" ] || offline=""
+[ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.7.1.Final" ] && [ -d "$HOME/.m2/repository/io/debezium/debezium-connector-postgres/3.6.1.Final" ] || offline=""
 echo "building the plugin, the worker class path and the driver"
 mvn -q -B $offline -pl packaging,local-run,bench/connect-ceiling,bench/side-by-side -am package -DskipTests
 mvn -q -B $offline -f bench/debezium-plugin/pom.xml package

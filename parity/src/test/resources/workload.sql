@@ -1,4 +1,4 @@
--- The parity workload (issue 15): run once on one database while Debezium 3.6.1 and our connector both capture it.
+-- The parity workload (issue 15): run once on one database while Debezium 3.7.1 and our connector both capture it.
 -- DebeziumParityIT splits this file into statements at every line that ends with ';' and runs each statement on its
 -- own, in autocommit, on one connection, so an explicit BEGIN ... COMMIT below is one transaction.
 -- Sections: '-- @setup' (schema and the rows the snapshot reads: before any connector starts) and '-- @stream'

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import io.github.pgoutput.testing.DebeziumConfigDatabase;
 import io.github.pgoutput.testing.DebeziumConfigs;
 import io.github.pgoutput.testing.DebeziumConfigs.DebeziumConfig;
 import io.github.pgoutput.testing.PostgresCluster;
@@ -104,7 +105,8 @@ class DebeziumConfigsLiveTest {
                                                       List<String> substitutions) {
         cluster.createDatabase(database);
         try {
-            Map<String, String> pointed = DebeziumConfigDatabase.prepare(cluster, database, user, config, substitutions);
+            Map<String, String> pointed = DebeziumConfigDatabase.prepare(cluster, database, user,
+                    PgOutputSourceConnector.class.getName(), config, substitutions);
             Map<String, List<String>> errors = new TreeMap<>();
             for (ConfigValue value : new PgOutputSourceConnector().validate(pointed).configValues()) {
                 if (!value.errorMessages().isEmpty()) {

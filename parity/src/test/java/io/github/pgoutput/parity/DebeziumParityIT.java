@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.pgoutput.connect.PgOutputSourceConnector;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Debezium 3.6.1 and our connector on one Connect worker, capturing the same tables through the same workload
+ * Debezium 3.7.1 and our connector on one Connect worker, capturing the same tables through the same workload
  * ({@code workload.sql}) with the same Debezium-style configuration in every {@link ParityMode}, all modes'
  * connectors at once (each pair on its own prefix, slot and publication). Their records are written to
  * {@code target/parity/<mode>/{debezium,ours}.jsonl} and compared field by field ({@link RecordComparison});
@@ -48,7 +47,7 @@ class DebeziumParityIT {
 
     @RegisterExtension
     static final ConnectWorkerCluster connect = ConnectWorkerCluster.withWorkers(1)
-            .workerProperty("plugin.path", pluginPath().toString());
+            .workerProperty("plugin.path", PluginFolders.pluginPath(PluginFolders.debezium()));
 
     /** One connector of one mode. */
     record Contender(ParityMode mode, String kind, String prefix) {
@@ -311,19 +310,6 @@ class DebeziumParityIT {
                 }
             }
         }
-    }
-
-    static Path pluginPath() {
-        String value = System.getProperty("debezium.plugin.path");
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException("-Ddebezium.plugin.path is not set; run the test through Maven (parity module)");
-        }
-        Path path = Paths.get(value).toAbsolutePath().normalize();
-        if (!Files.isDirectory(path.resolve("debezium-connector-postgres"))) {
-            throw new UncheckedIOException(new IOException("no Debezium plugin folder at " + path
-                    + "/debezium-connector-postgres; build bench/debezium-plugin (mvn -f bench/debezium-plugin/pom.xml package)"));
-        }
-        return path;
     }
 
     private static String resource(String name) throws IOException {

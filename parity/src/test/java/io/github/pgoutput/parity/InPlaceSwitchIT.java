@@ -79,7 +79,7 @@ class InPlaceSwitchIT {
         String name = debezium.get("name");
         List<String> topics = topics(debezium, "inventory");
         try (ConnectWorkerCluster connect = jsonWorkers(ConnectWorkerCluster.withWorkers(1)
-                .workerProperty("plugin.path", DebeziumParityIT.pluginPath().toString()))) {
+                .workerProperty("plugin.path", PluginFolders.pluginPath(PluginFolders.debezium())))) {
             connect.start();
             ConnectRest rest = connect.rest();
             put(rest, name, debezium);
@@ -146,7 +146,7 @@ class InPlaceSwitchIT {
             // Offsets stored every 5 s, so that Debezium has sent records past its stored offset when it is killed.
             workerSettings.put("offset.flush.interval.ms", "5000");
             Process debeziumWorker = KafkaProcesses.startWorker(kafkaClassPath(), connect.bootstrapServers(), restPort,
-                    DebeziumParityIT.pluginPath(), workerSettings, workDir, children);
+                    PluginFolders.debezium(), workerSettings, workDir, children);
             new ConnectRest("http://127.0.0.1:" + restPort).register(name, JSON.valueToTree(debezium), WAIT);
             topics.forEach(topic -> connect.awaitRecords(topic, 1, WAIT));
 

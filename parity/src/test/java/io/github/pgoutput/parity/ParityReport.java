@@ -98,7 +98,7 @@ public final class ParityReport {
     }
 
     public String markdown() {
-        StringBuilder out = new StringBuilder("# Parity: Debezium 3.6.1 and ours, field by field\n\n");
+        StringBuilder out = new StringBuilder("# Parity: Debezium 3.7.1 and ours, field by field\n\n");
         out.append("Same tables, workload (`parity/src/test/resources/workload.sql`) and Debezium-style configuration;"
                 + " JSON converter with schemas. A difference is one field of one record pair; paths name the topic"
                 + " without prefix, the record label (op, tombstone, transaction status), and the field"

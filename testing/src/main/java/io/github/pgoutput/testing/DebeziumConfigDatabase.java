@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.testing;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,20 +8,32 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.testing.PostgresCluster;
 
 /**
  * What a real-world Debezium configuration expects its database to hold, made on a fresh database of a test server:
  * the schemas and tables its include lists (and their pre-2.0 names) name, one table per expression, named so that
  * the expression matches it; its signal table; and, when it asks for no publication to be created
  * ({@code publication.autocreate.mode=disabled}), the publication it names, as its user would have made it. Its
- * connection keys are then pointed at that database, as a user moving to this connector would point them.
+ * connection keys are then pointed at that database, as a user moving to this connector would point them. Used by
+ * the connector's validation test (DebeziumConfigsLiveTest) and the parity module's deployment test.
  */
-final class DebeziumConfigDatabase {
+public final class DebeziumConfigDatabase {
+
+    /** A table a configuration names. */
+    public record TableName(String schema, String table) {
+        /** The name as SQL, each part double-quoted. */
+        public String quoted() {
+            return quote(schema) + "." + quote(table);
+        }
+
+        @Override
+        public String toString() {
+            return schema + "." + table;
+        }
+    }
 
     /** The table a schema expression gets when no table expression names one in it. */
-    static final String TABLE_OF_A_SCHEMA = "dbz_cfg_table";
+    public static final String TABLE_OF_A_SCHEMA = "dbz_cfg_table";
     /** The TLS modes the test servers (without TLS) cannot serve; replaced by prefer, which the report says. */
     private static final Set<String> TLS_REQUIRED = Set.of("require", "verify-ca", "verify-full");
 
@@ -29,7 +41,7 @@ final class DebeziumConfigDatabase {
     }
 
     /** The tables to create for {@code config}: each include expression's own, or one per schema expression. */
-    static List<TableName> tablesFor(Map<String, String> config) {
+    public static List<TableName> tablesFor(Map<String, String> config) {
         List<String> schemas = entries(config, "schema.include.list", "schema.whitelist");
         List<String> tables = entries(config, "table.include.list", "table.whitelist");
         Set<TableName> result = new LinkedHashSet<>();
@@ -60,12 +72,12 @@ final class DebeziumConfigDatabase {
 
     /**
      * Creates the tables for {@code config} in {@code database} (and its publication when it is to exist already) and
-     * returns the configuration pointed at that database, with our connector class.
+     * returns the configuration pointed at that database, with {@code connectorClass}.
      *
      * @param substitutions receives a line per value changed besides the connection keys (a TLS mode the server lacks)
      */
-    static Map<String, String> prepare(PostgresCluster cluster, String database, String user, Map<String, String> config,
-                                       List<String> substitutions) {
+    public static Map<String, String> prepare(PostgresCluster cluster, String database, String user, String connectorClass,
+                                              Map<String, String> config, List<String> substitutions) {
         List<String> statements = new ArrayList<>();
         Set<String> schemas = new LinkedHashSet<>();
         for (TableName table : tablesFor(config)) {
@@ -84,7 +96,7 @@ final class DebeziumConfigDatabase {
         cluster.execute(database, statements.toArray(String[]::new));
 
         Map<String, String> pointed = new java.util.LinkedHashMap<>(config);
-        pointed.put("connector.class", PgOutputSourceConnector.class.getName());
+        pointed.put("connector.class", connectorClass);
         pointed.put("database.hostname", cluster.host());
         pointed.put("database.port", Integer.toString(cluster.port()));
         pointed.put("database.user", user);
