@@ -3,6 +3,8 @@ package io.github.pgoutput.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,50 @@ final class OsCommands {
                     + "', which does not exist; create it: useradd --system --create-home " + SERVER_OS_USER, e);
         }
         Files.setOwner(path, owner);
+    }
+
+    /**
+     * When running as root: fails unless the server user may enter (or run) {@code path}, which needs search
+     * permission on every directory above it. The message names the first directory in the way, its mode and owner,
+     * the {@code chmod} that opens it, and {@code alternative} (where else the files could go).
+     */
+    static void requireReachableByServerUser(Path path, String alternative) throws IOException {
+        if (!runningAsRoot() || serverUserCanEnter(path)) {
+            return;
+        }
+        Path blocker = path;
+        for (Path prefix = path.getRoot(); prefix != null; ) {
+            if (!serverUserCanEnter(prefix)) {
+                blocker = prefix;
+                break;
+            }
+            prefix = prefix.equals(path) ? null : prefix.resolve(path.getName(prefix.getNameCount()));
+        }
+        String state = "missing";
+        if (Files.exists(blocker)) {
+            PosixFileAttributes attributes = Files.readAttributes(blocker, PosixFileAttributes.class);
+            state = PosixFilePermissions.toString(attributes.permissions()) + " " + attributes.owner().getName()
+                    + ":" + attributes.group().getName();
+        }
+        throw new IllegalStateException("PostgreSQL refuses to run as root, so it runs as the OS user '"
+                + SERVER_OS_USER + "', which cannot reach " + path + ": " + blocker + " is " + state + ". Let it through ("
+                + (blocker.equals(path) ? "chmod o+rx " : "chmod o+x ") + blocker + ") or " + alternative);
+    }
+
+    /** {@code test -x} as the server user: search permission on a directory, execute permission on a file. */
+    private static boolean serverUserCanEnter(Path path) throws IOException {
+        Process test = new ProcessBuilder("runuser", "-u", SERVER_OS_USER, "--", "test", "-x", path.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            if (!test.waitFor(30, TimeUnit.SECONDS)) {
+                test.destroyForcibly();
+                throw new IOException("runuser -u " + SERVER_OS_USER + " -- test -x " + path + " did not finish in 30 s");
+            }
+            return test.exitValue() == 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while checking that " + SERVER_OS_USER + " can reach " + path, e);
+        }
     }
 
     /**
