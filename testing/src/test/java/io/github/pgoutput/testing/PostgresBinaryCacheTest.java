@@ -65,16 +65,18 @@ class PostgresBinaryCacheTest {
     }
 
     @Test
-    void aPathThePostgresUserCannotReachIsRefusedNamingTheDirectoryInTheWayAndTheChmodThatOpensIt() throws Exception {
+    void aPathThePostgresUserCannotReachIsRefusedNamingTheDirectoriesInTheWayAndTheChmodThatOpensThem() throws Exception {
         assumeTrue(OsCommands.runningAsRoot(), "only root hands the server to the OS user postgres");
         Path clone = privateClone();
-        Path binaries = clone.resolve("testing/target/postgres/17/bin/postgres");
+        Path bin = Files.createDirectories(clone.resolve("testing/target/postgres/17/bin"));
+        Files.setPosixFilePermissions(clone, PosixFilePermissions.fromString("rwx------"));
+        Path binaries = bin.resolve("postgres");
 
         assertThatThrownBy(() -> OsCommands.requireReachableByServerUser(binaries, "put them elsewhere"))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("runs as the OS user 'postgres', which cannot reach " + binaries)
-                .hasMessageContaining(privateDirectory + " is rwx------ root:root")
-                .hasMessageContaining("chmod o+x " + privateDirectory)
+                .hasMessageContaining("runs as the OS user 'postgres', which cannot reach " + binaries + ": "
+                        + privateDirectory + " is rwx------ root:root, " + clone + " is rwx------ root:root.")
+                .hasMessageContaining("Let it through (chmod o+x " + privateDirectory + " " + clone + ")")
                 .hasMessageEndingWith("or put them elsewhere");
     }
 
