@@ -93,12 +93,15 @@ final class PostgresBinaryCache {
 
     /** Creates {@code root} (0755) if missing; refuses one that another user owns or may write to. */
     static void requireOwnDirectory(Path root) throws IOException {
-        Files.createDirectories(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        if (!Files.isDirectory(root)) {
+            Files.createDirectories(root);
+            // Set, not requested at creation, where a umask would narrow it: the postgres OS user must pass.
+            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         PosixFileAttributes attributes = Files.readAttributes(root, PosixFileAttributes.class);
         String user = System.getProperty("user.name");
         String owner = attributes.owner().getName();
-        Set<PosixFilePermission> writers = Set.copyOf(attributes.permissions());
-        boolean othersWrite = writers.stream().anyMatch(WRITABLE_BY_OTHERS::contains);
+        boolean othersWrite = attributes.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains);
         if (!owner.equals(user) || othersWrite) {
             throw new IllegalStateException("the PostgreSQL binary directory " + root + " is "
                     + PosixFilePermissions.toString(attributes.permissions()) + " owned by '" + owner
@@ -117,8 +120,9 @@ final class PostgresBinaryCache {
             }
             Path log = Files.createTempFile("kcpg-tar-", ".log");
             try {
-                // Owned by this user and no more permissive than its umask, whatever the archive says.
-                Process tar = new ProcessBuilder("tar", "-xJf", "-", "--no-same-owner", "--no-same-permissions",
+                // Owned by this user whatever the archive says; its modes kept (not narrowed by a umask of 077, which
+                // would lock the postgres OS user out).
+                Process tar = new ProcessBuilder("tar", "-xJf", "-", "--no-same-owner", "--same-permissions",
                         "-C", staging.toString())
                         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
                 try (InputStream in = zip.getInputStream(entry); var out = tar.getOutputStream()) {
