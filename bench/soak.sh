@@ -21,7 +21,7 @@ java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 set +e
 "$java" -Xmx1g -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dpgoutput.root="$root" \
-    -Dpg.bundles.dir="$root/testing/target/postgres-bundles" -Dpg.install.dir="$root/testing/target/postgres" \
+    -Dpg.bundles.dir="$root/testing/target/postgres-bundles" \
     -cp "$root/soak/target/classes:$(cat "$root/soak/target/soak.classpath")" io.github.pgoutput.soak.SoakRun "$@" \
     2>&1 | tee "$log"
 status=${PIPESTATUS[0]}

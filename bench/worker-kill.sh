@@ -22,5 +22,5 @@ echo "building: mvn -B -q -pl soak -am package -DskipTests"
 mvn -B -q -pl soak -am package -DskipTests
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 exec "$java" -Xmx2g -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dpgoutput.root="$root" \
-    -Dpg.bundles.dir="$root/testing/target/postgres-bundles" -Dpg.install.dir="$root/testing/target/postgres" \
+    -Dpg.bundles.dir="$root/testing/target/postgres-bundles" \
     -cp "$root/soak/target/classes:$(cat "$root/soak/target/soak.classpath")" io.github.pgoutput.soak.WorkerKillRun "$@"

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,13 +28,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every example in the repository's config/ directory is a valid configuration that uses only known keys, and the
- * example database script runs on real PostgreSQL and sets up what the examples name.
+ * Every example in the repository's config/ directory is a valid configuration that uses only known keys, agrees with
+ * {@code pgoutput-source.json} on every key but those of its own purpose, points at a server a user without Docker has
+ * ({@code localhost}) while the registration command of {@code docker-compose.yml} points it at the Compose services,
+ * and the example database script runs on real PostgreSQL and sets up what the examples name.
  */
 class ExampleConfigsTest {
 
     private static final Path CONFIG_DIR =
             Path.of(System.getProperty("basedir", "."), "..", "config").toAbsolutePath().normalize();
+    private static final String BASE_EXAMPLE = "pgoutput-source.json";
+    private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
+
+    /**
+     * What each example is for: the keys (or key prefixes) in which it may differ from {@value #BASE_EXAMPLE}. Every
+     * other key has the same value in both, or is in neither.
+     */
+    private static final Map<String, List<String>> OWN_KEYS = Map.of(
+            BASE_EXAMPLE, List.of(),
+            // A standalone worker's connector file names its connector; a REST body does not.
+            "pgoutput-source.properties", List.of("name"),
+            // Avro carries a decimal's scale in its schema: precise (Debezium's default) stays readable there.
+            "pgoutput-source-avro.json", List.of("key.converter", "value.converter", "decimal.handling.mode"),
+            "pgoutput-source-apicurio.json", List.of("key.converter", "value.converter", "decimal.handling.mode"),
+            "pgoutput-source-direct-json.json", List.of("direct.encoding", "key.converter", "value.converter"),
+            // Its own slot and publication (which holds the signal table), so it can run next to the others.
+            "pgoutput-source-signals.json", List.of("slot.name", "publication.name", "table.include.list",
+                    "spill.directory", "signal.", "incremental.snapshot.", "snapshot.new.tables"));
 
     static Stream<Path> examples() throws IOException {
         try (Stream<Path> files = Files.list(CONFIG_DIR)) {
@@ -47,7 +68,7 @@ class ExampleConfigsTest {
     @ParameterizedTest
     @MethodSource("examples")
     void exampleIsValidAndUsesOnlyKnownKeys(Path example) throws IOException {
-        Map<String, String> config = example.toString().endsWith(".json") ? loadJson(example) : loadProperties(example);
+        Map<String, String> config = load(example);
 
         assertThat(IgnoredKeys.of(config)).as("keys of %s that nothing reads", example.getFileName()).isEmpty();
         assertThat(new PgOutputSourceConnector(null).validate(config).configValues())
@@ -67,10 +88,80 @@ class ExampleConfigsTest {
         assertThat(apicurio).containsEntry("value.converter", "io.apicurio.registry.utils.converter.AvroConverter")
                 .containsEntry("value.converter.apicurio.registry.as-confluent", "true")
                 .containsKey("value.converter.apicurio.registry.url");
-        // The Avro variants differ from the plain example in their converters only.
+        // The Avro variants differ from the plain example in their converters and decimal mode only.
         for (Map<String, String> variant : List.of(confluent, apicurio)) {
             assertThat(withoutConverters(variant)).isEqualTo(withoutConverters(plain));
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void exampleAgreesWithTheBaseExampleOnEveryKeyButThoseOfItsOwnPurpose(Path example) throws IOException {
+        String name = example.getFileName().toString();
+        assertThat(OWN_KEYS).as("what %s is for (its keys that may differ from %s)", name, BASE_EXAMPLE)
+                .containsKey(name);
+        Map<String, String> config = load(example);
+        Map<String, String> base = loadJson(CONFIG_DIR.resolve(BASE_EXAMPLE));
+
+        Set<String> keys = new TreeSet<>(config.keySet());
+        keys.addAll(base.keySet());
+        keys.removeIf(key -> OWN_KEYS.get(name).stream().anyMatch(own -> key.equals(own) || key.startsWith(own)));
+        for (String key : keys) {
+            assertThat(config.get(key)).as("%s in %s against %s", key, name, BASE_EXAMPLE).isEqualTo(base.get(key));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void examplePointsAtLocalhostAndUsesThePublicationAnAdminMade(Path example) throws IOException {
+        Map<String, String> config = load(example);
+
+        assertThat(config).containsEntry("database.hostname", "localhost").containsEntry("database.port", "5432")
+                .containsEntry("publication.autocreate.mode", "disabled");
+        config.forEach((key, value) -> {
+            if (key.endsWith(".url") || key.endsWith("bootstrap.servers")) {
+                assertThat(value).as("%s in %s", key, example.getFileName()).matches("(http://)?localhost:\\d+(/.*)?");
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void exampleWritingJsonWithoutSchemasShowsDecimalsAsText(Path example) throws IOException {
+        Map<String, String> config = load(example);
+        boolean schemalessJson = "json".equals(config.get("direct.encoding"))
+                || JSON_CONVERTER.equals(config.get("value.converter"))
+                && "false".equals(config.get("value.converter.schemas.enable"));
+
+        // Debezium's default, precise, writes base64 bytes whose scale only the schema holds.
+        assertThat(config.getOrDefault("decimal.handling.mode", "precise")).as("decimal.handling.mode of %s",
+                example.getFileName()).isEqualTo(schemalessJson ? "string" : "precise");
+    }
+
+    @Test
+    void theDockerRegistrationCommandPointsTheAvroExampleAtTheComposeServices() throws Exception {
+        Path root = CONFIG_DIR.getParent();
+        List<String> compose = Files.readAllLines(root.resolve("docker-compose.yml"), StandardCharsets.UTF_8);
+        int sed = indexOf(compose, "#   sed ");
+        int json = indexOf(compose, ".json \\");
+        String command = String.join("\n", compose.subList(sed, json + 1)).replace("#   ", "").replaceFirst(" \\\\$", "");
+        Process shell = new ProcessBuilder("bash", "-c", command).directory(root.toFile()).start();
+        byte[] output = shell.getInputStream().readAllBytes();
+        assertThat(shell.waitFor()).as("exit of %s", command).isZero();
+
+        Map<String, String> registered = jsonObject(new ObjectMapper().readTree(output), "sed's output");
+        Map<String, String> example = loadJson(CONFIG_DIR.resolve("pgoutput-source-avro.json"));
+        Set<String> services = composeServices(compose);
+        assertThat(registered).containsEntry("database.hostname", "postgres")
+                .containsEntry("key.converter.schema.registry.url", "http://schema-registry:8081")
+                .containsEntry("value.converter.schema.registry.url", "http://schema-registry:8081");
+        assertThat(services).contains("postgres", "schema-registry");
+        Map<String, String> rest = new HashMap<>(registered);
+        rest.keySet().removeAll(List.of("database.hostname", "key.converter.schema.registry.url",
+                "value.converter.schema.registry.url"));
+        example.keySet().removeAll(List.of("database.hostname", "key.converter.schema.registry.url",
+                "value.converter.schema.registry.url"));
+        assertThat(rest).as("everything else as in the example").isEqualTo(example);
     }
 
     @PostgresTest
@@ -100,6 +191,33 @@ class ExampleConfigsTest {
                 + "', 'public.order_lines', 'SELECT')")).isEqualTo("t");
     }
 
+    private static Map<String, String> load(Path example) throws IOException {
+        return example.toString().endsWith(".json") ? loadJson(example) : loadProperties(example);
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line of docker-compose.yml contains '" + part + "'");
+    }
+
+    /** The names of docker-compose.yml's services: the keys indented by two under {@code services:}. */
+    private static Set<String> composeServices(List<String> compose) {
+        Set<String> services = new TreeSet<>();
+        boolean inServices = false;
+        for (String line : compose) {
+            if (!line.startsWith(" ") && !line.isBlank()) {
+                inServices = line.equals("services:");
+            } else if (inServices && line.matches("  [a-z][a-z0-9-]*:")) {
+                services.add(line.strip().replace(":", ""));
+            }
+        }
+        return services;
+    }
+
     private static Map<String, String> loadProperties(Path example) throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(example, StandardCharsets.UTF_8)) {
@@ -112,12 +230,14 @@ class ExampleConfigsTest {
 
     /** A body for {@code PUT /connectors/<name>/config}: one JSON object whose values are all strings. */
     private static Map<String, String> loadJson(Path example) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(example.toFile());
-        assertThat(root.isObject()).as("%s is a JSON object", example.getFileName()).isTrue();
+        return jsonObject(new ObjectMapper().readTree(example.toFile()), example.getFileName().toString());
+    }
+
+    private static Map<String, String> jsonObject(JsonNode root, String what) {
+        assertThat(root.isObject()).as("%s is a JSON object", what).isTrue();
         Map<String, String> config = new HashMap<>();
         root.fields().forEachRemaining(field -> {
-            assertThat(field.getValue().isTextual()).as("%s in %s is a JSON string", field.getKey(),
-                    example.getFileName()).isTrue();
+            assertThat(field.getValue().isTextual()).as("%s in %s is a JSON string", field.getKey(), what).isTrue();
             config.put(field.getKey(), field.getValue().textValue());
         });
         return config;
@@ -125,7 +245,8 @@ class ExampleConfigsTest {
 
     private static Map<String, String> withoutConverters(Map<String, String> config) {
         Map<String, String> rest = new HashMap<>(config);
-        rest.keySet().removeIf(key -> key.startsWith("key.converter") || key.startsWith("value.converter"));
+        rest.keySet().removeIf(key -> key.startsWith("key.converter") || key.startsWith("value.converter")
+                || key.equals("decimal.handling.mode"));
         return rest;
     }
 }

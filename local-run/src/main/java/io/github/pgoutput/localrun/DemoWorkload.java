@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * transactions; a large transaction (over {@code logical_decoding_work_mem}, so streamed and spilled) with a
  * rolled-back savepoint whose rows never reach Kafka; a prepared transaction committed and one rolled back.
  * Rows it writes are marked so a reader can tell them apart: the rolled-back savepoint's products are
- * {@value #ROLLED_BACK_PRODUCT}.
+ * {@value #ROLLED_BACK_PRODUCT}. The caller says when it is done (and what the user can do next).
  */
 final class DemoWorkload {
 
@@ -37,7 +37,6 @@ final class DemoWorkload {
             largeTransaction(connection);
             preparedTransactions(connection, statement);
         }
-        log.accept("demo: done");
     }
 
     private void smallTransactions(Statement statement) throws SQLException, InterruptedException {

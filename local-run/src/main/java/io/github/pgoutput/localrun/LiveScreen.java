@@ -8,9 +8,9 @@ import java.util.Optional;
 /**
  * The layout of the live view on a terminal of a given size, and nothing else (no I/O): every line fits the width
  * (longer text is cut and ends in {@code ...}), and there are never more lines than the height, so the screen neither
- * wraps nor scrolls. Sections from the top: a title with the elapsed time, the endpoints, records per topic, the slot
- * and the spill, the latest records, and the latest activity notes; when lines are short, topics and notes keep a few
- * lines each and the latest records get the rest.
+ * wraps nor scrolls. Sections from the top: a title with the elapsed time, the commands to try (psql, a console
+ * consumer, the connector's status), records per topic, the slot and the spill, the latest records, and the latest
+ * activity notes; when lines are short, topics and notes keep a few lines each and the latest records get the rest.
  */
 final class LiveScreen {
 
@@ -47,7 +47,8 @@ final class LiveScreen {
     /**
      * What one redraw shows.
      *
-     * @param endpoints lines under the title (servers, logs), shown as given but cut to the width
+     * @param endpoints lines under the title (the commands to try, wrapped by the caller to the width less the two
+     *                  columns of indentation), shown as given but cut to the width
      * @param topicPrefix the connector's topic.prefix, left out of topic names in the latest records
      * @param recordsPerTopic records per topic, in display order
      * @param latest the latest records, oldest first (the newest that fit are shown)

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -60,7 +61,8 @@ final class LiveView implements AutoCloseable {
     private final boolean plain;
     private final PrintStream out;
     private final String topicPrefix;
-    private final List<String> endpoints;
+    /** The lines under the title for a given width: the commands to try. */
+    private final IntFunction<List<String>> endpoints;
     private final Deque<LiveScreen.Row> latest = new ArrayDeque<>();
     /** Next offset to show per partition: a rebalance (new topic matched) replays from the start, shown once. */
     private final Map<TopicPartition, Long> shownUpTo = new java.util.HashMap<>();
@@ -73,7 +75,7 @@ final class LiveView implements AutoCloseable {
     private long terminalSizeRead;
 
     LiveView(String bootstrap, String topicPrefix, LocalPostgres postgres, String slot, Path spillDir, boolean plain,
-             PrintStream out, List<String> endpoints) {
+             PrintStream out, IntFunction<List<String>> endpoints) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         this.admin = Admin.create(props);
@@ -91,7 +93,7 @@ final class LiveView implements AutoCloseable {
         this.plain = plain;
         this.out = out;
         this.topicPrefix = topicPrefix;
-        this.endpoints = List.copyOf(endpoints);
+        this.endpoints = endpoints;
     }
 
     /** A line shown under the figures (plain mode: printed at once). */
@@ -143,8 +145,9 @@ final class LiveView implements AutoCloseable {
             return;
         }
         int[] size = terminalSize();
-        List<String> lines = LiveScreen.render(new LiveScreen.Figures(seconds, endpoints, topicPrefix, counts, slotFigures,
-                spill, List.copyOf(latest), List.copyOf(notes)), size[0], size[1]);
+        // The screen indents the lines under its title by two columns.
+        List<String> lines = LiveScreen.render(new LiveScreen.Figures(seconds, endpoints.apply(size[0] - 2), topicPrefix,
+                counts, slotFigures, spill, List.copyOf(latest), List.copyOf(notes)), size[0], size[1]);
         // Home, each line with the rest of its row cleared, no newline after the last (it would scroll), then the rest
         // of the screen cleared: no flicker, no wrapping, no scrolling.
         StringBuilder screen = new StringBuilder(firstDraw ? "\033[2J\033[H" : "\033[H");

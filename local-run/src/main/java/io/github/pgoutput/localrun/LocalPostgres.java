@@ -9,13 +9,10 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.kafka.ChildProcesses;
@@ -33,6 +30,8 @@ public final class LocalPostgres {
     private static final Map<String, String> SETTINGS = settings("wal_level", "logical", "max_replication_slots", "10",
             "max_wal_senders", "10", "max_prepared_transactions", "10", "logical_decoding_work_mem", "64kB",
             "fsync", "off");
+
+    private static final Path DEBIAN_15 = Path.of("/usr/lib/postgresql/15/bin");
 
     public final String host;
     public final int port;
@@ -55,7 +54,9 @@ public final class LocalPostgres {
 
     /** A server started in {@code workDir/postgres} on a free loopback port; its stop is registered with children. */
     static LocalPostgres start(Options options, Path workDir, ChildProcesses children) throws IOException {
-        return start(binaries(options.projectRoot()), SETTINGS, options.pgDatabase(), workDir, children);
+        PostgresInstallation installation = binaries(options.projectRoot(), Optional.ofNullable(System.getenv("PG_BIN")),
+                DEBIAN_15);
+        return start(installation, SETTINGS, options.pgDatabase(), workDir, children);
     }
 
     /**
@@ -124,55 +125,23 @@ public final class LocalPostgres {
     }
 
     /**
-     * $PG_BIN, else Debian's PostgreSQL 15, else the newest server in {@code testing/target/postgres} (unpacked there
-     * by the tests, or now, by the testing module, from the bundles that every build of it, {@code package -DskipTests}
-     * included, copies into {@code testing/target/postgres-bundles}).
+     * $PG_BIN, else Debian's PostgreSQL 15, else the newest server whose bundle the build copied into
+     * {@code testing/target/postgres-bundles} (every build of the testing module copies them, {@code package
+     * -DskipTests} included), unpacked once per machine by the testing module outside the clone, so that the OS user
+     * {@code postgres} can run it wherever the clone is.
      */
-    private static PostgresInstallation binaries(Path projectRoot) throws IOException {
-        String fromEnv = System.getenv("PG_BIN");
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            return PostgresInstallation.inDirectory(Path.of(fromEnv));
+    static PostgresInstallation binaries(Path projectRoot, Optional<String> pgBin, Path debian15) {
+        if (pgBin.isPresent() && !pgBin.get().isBlank()) {
+            return PostgresInstallation.inDirectory(Path.of(pgBin.get()));
         }
-        Path debian = Path.of("/usr/lib/postgresql/15/bin");
-        if (Files.isExecutable(debian.resolve("initdb"))) {
-            return PostgresInstallation.of(15);
+        if (Files.isExecutable(debian15.resolve("initdb"))) {
+            return PostgresInstallation.inDirectory(debian15);
         }
-        Path unpacked = projectRoot.resolve("testing/target/postgres");
         Path bundles = projectRoot.resolve("testing/target/postgres-bundles");
-        if (!Files.isDirectory(unpacked) && Files.isDirectory(bundles)) {
-            Optional<PostgresInstallation> fromBundle = unpackNewestBundle(unpacked, bundles);
-            if (fromBundle.isPresent()) {
-                return fromBundle.get();
-            }
-        }
-        if (Files.isDirectory(unpacked)) {
-            try (Stream<Path> versions = Files.list(unpacked)) {
-                Optional<Path> newest = versions.map(v -> v.resolve("bin"))
-                        .filter(b -> Files.isExecutable(b.resolve("initdb")))
-                        .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString())));
-                if (newest.isPresent()) {
-                    return PostgresInstallation.inDirectory(newest.get());
-                }
-            }
-        }
-        throw new IllegalStateException("no PostgreSQL binaries found: looked at $PG_BIN, " + debian + ", "
-                + unpacked + "/<major>/bin and the bundles in " + bundles + ". Install PostgreSQL (apt-get install postgresql-15), set PG_BIN to a "
-                + "directory holding initdb and pg_ctl, or point PGHOST/PGPORT/PGUSER at a running server "
-                + "with wal_level=logical");
-    }
-
-    /** The newest major whose bundle the build copied, unpacked by the testing module (the one place that does). */
-    private static Optional<PostgresInstallation> unpackNewestBundle(Path installDir, Path bundles) {
-        System.setProperty("pg.install.dir", installDir.toString());
-        System.setProperty("pg.bundles.dir", bundles.toString());
-        for (int major : List.of(18, 17, 16)) {
-            try {
-                System.out.println("postgres: unpacking PostgreSQL " + major + " from " + bundles + " (first run only)");
-                return Optional.of(PostgresInstallation.of(major));
-            } catch (IllegalStateException noBundle) {
-                System.out.println("postgres: " + noBundle.getMessage());
-            }
-        }
-        return Optional.empty();
+        return PostgresInstallation.newestBundled(bundles).orElseThrow(() -> new IllegalStateException(
+                "no PostgreSQL binaries found: looked at $PG_BIN, " + debian15 + " and the bundles in " + bundles
+                        + ". Install PostgreSQL (apt-get install postgresql-15), set PG_BIN to a directory holding "
+                        + "initdb and pg_ctl, build once (mvn -B package -DskipTests copies the bundles), or point "
+                        + "PGHOST/PGPORT/PGUSER at a running server with wal_level=logical"));
     }
 }

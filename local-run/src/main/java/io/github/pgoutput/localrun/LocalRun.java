@@ -45,7 +45,7 @@ public final class LocalRun {
         try {
             options = Options.parse(root, args, System.getenv(), System.console() != null);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
+            say(System.err, e.getMessage());
             System.exit(2);
             return;
         }
@@ -58,7 +58,7 @@ public final class LocalRun {
             // In dependency order: the view's clients first, then (ChildProcesses, last started first) the Connect
             // worker while its broker still runs, the broker, PostgreSQL. Every step is bounded.
             out.println();
-            out.println("stopping: everything this run started (run folder " + workDir + ")");
+            say(out, "stopping everything this run started");
             out.flush();
             try {
                 if (viewOpened && viewClosed.await(5, TimeUnit.SECONDS)) {
@@ -80,7 +80,7 @@ public final class LocalRun {
             viewClosed.countDown();
             if (!stopping) {
                 // While stopping, a start that fails because its process was stopped is no failure to report.
-                System.err.println("pgoutput-local failed: " + e.getMessage());
+                say(System.err, "pgoutput-local failed: " + e.getMessage());
                 keepLogs(workDir);
             }
             System.exit(1);
@@ -95,16 +95,17 @@ public final class LocalRun {
         requireFree(options.connectPort(), "--connect-port");
         String kafkaClassPath = Files.readString(Path.of(System.getProperty("pgoutput.kafka.classpath.file"))).strip();
 
+        say(out, "run folder: " + workDir + " (deleted when the run stops)");
         LocalPostgres postgres;
         if (options.pgHost().isPresent()) {
             postgres = LocalPostgres.given(options);
-            out.println("postgres: using " + postgres.user + "@" + postgres.host + ":" + postgres.port + "/"
+            say(out, "postgres: using " + postgres.user + "@" + postgres.host + ":" + postgres.port + "/"
                     + postgres.database);
         } else {
-            out.println("postgres: starting a throwaway server in " + workDir.resolve("postgres"));
+            say(out, "postgres: starting a throwaway server in the run folder");
             postgres = LocalPostgres.start(options, workDir, children);
-            out.println("postgres: 127.0.0.1:" + postgres.port + " database " + postgres.database
-                    + " (user postgres, no password)");
+            say(out, "postgres: 127.0.0.1:" + postgres.port + ", database " + postgres.database
+                    + ", user postgres, no password");
         }
         postgres.initialize(root.resolve("config/postgres-init.sql"));
 
@@ -124,26 +125,26 @@ public final class LocalRun {
         ConnectorRegistration.register(rest, config);
         String slot = config.path("slot.name").asText();
         awaitSlotActive(postgres, slot);
-        out.println("connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
+        String topicPrefix = config.path("topic.prefix").asText();
+        say(out, "connector: '" + ConnectorRegistration.NAME + "' RUNNING, slot " + slot + " active");
+        say(out, "topics: " + topicPrefix + ".<schema>.<table> on " + bootstrap);
+        say(out, "logs: " + workDir + "/{broker,worker}.log");
 
-        String psql = "psql -h " + postgres.host + " -p " + postgres.port + " -U " + postgres.user + " " + postgres.database;
-        out.println("query it:  " + psql);
-        out.println("topics:    " + config.path("topic.prefix").asText() + ".* on " + bootstrap
-                + " (README, Quick start: a console consumer command); status: curl -s " + rest + "/connectors/"
-                + ConnectorRegistration.NAME + "/status");
-        List<String> endpoints = List.of(
-                "PostgreSQL   " + psql,
-                "Kafka " + bootstrap + "   Connect REST " + rest,
-                "logs " + workDir + "/{broker,worker}.log");
-        try (LiveView view = new LiveView(bootstrap, config.path("topic.prefix").asText(), postgres, slot, spillDir,
-                options.plain(), out, endpoints)) {
+        TryIt tryIt = tryIt(root, postgres, bootstrap, topicPrefix, rest);
+        tryIt.startLines(TerminalLines.WIDTH).forEach(out::println);
+        try (LiveView view = new LiveView(bootstrap, topicPrefix, postgres, slot, spillDir, options.plain(), out,
+                tryIt::viewLines)) {
             viewOpened = true;
             if (options.demo()) {
                 Thread demo = new Thread(() -> {
                     try {
-                        new DemoWorkload(postgres, view::note).run();
+                        // The view indents its notes by two columns.
+                        new DemoWorkload(postgres, note -> TerminalLines.prose(note, TerminalLines.WIDTH - 2)
+                                .forEach(view::note)).run();
+                        tryIt.afterDemo(TerminalLines.WIDTH - 2).forEach(view::note);
                     } catch (Exception e) {
-                        view.note("demo: FAILED: " + e.getMessage());
+                        TerminalLines.prose("demo: FAILED: " + e.getMessage(), TerminalLines.WIDTH - 2)
+                                .forEach(view::note);
                     }
                 }, "pgoutput-local-demo");
                 demo.setDaemon(true);
@@ -172,8 +173,8 @@ public final class LocalRun {
         boolean choose = options.kafkaPort() == 0;
         for (int attempt = 1; ; attempt++) {
             int[] ports = choose ? LoopbackPorts.take(2) : new int[] {options.kafkaPort(), options.controllerPort()};
-            out.println("kafka: starting a KRaft broker on 127.0.0.1:" + ports[0] + " (controller on 127.0.0.1:"
-                    + ports[1] + ")");
+            say(out, "kafka: starting a KRaft broker on 127.0.0.1:" + ports[0] + ", controller on 127.0.0.1:"
+                    + ports[1]);
             try {
                 KafkaProcesses.startBroker(classPath, ports[0], ports[1], Map.of(), workDir, children);
                 return ports[0];
@@ -181,8 +182,8 @@ public final class LocalRun {
                 if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
-                out.println("kafka: " + e.getMessage());
-                out.println("kafka: another program took a port first; trying again on other ports");
+                say(out, "kafka: " + e.getMessage());
+                say(out, "kafka: another program took a port first; trying again on other ports");
                 // A broker that never ran: start the next one on a freshly formatted log directory.
                 delete(workDir.resolve("kafka-logs"), true);
             }
@@ -195,7 +196,7 @@ public final class LocalRun {
         boolean choose = options.connectPort() == 0;
         for (int attempt = 1; ; attempt++) {
             int port = choose ? LoopbackPorts.take() : options.connectPort();
-            out.println("connect: starting a worker, REST on http://127.0.0.1:" + port);
+            say(out, "connect: starting a worker, REST on http://127.0.0.1:" + port);
             try {
                 KafkaProcesses.startWorker(classPath, bootstrap, port, root.resolve("packaging/target/plugin"), Map.of(),
                         workDir, children);
@@ -204,10 +205,31 @@ public final class LocalRun {
                 if (!choose || !e.portInUse() || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
-                out.println("connect: " + e.getMessage());
-                out.println("connect: another program took the port first; trying again on another one");
+                say(out, "connect: " + e.getMessage());
+                say(out, "connect: another program took the port first; trying again on another one");
             }
         }
+    }
+
+    /**
+     * The commands to try, for the demo's orders topic; a consumer command that starts with a {@code cd} to the clone
+     * when the run was started elsewhere, so that each runs as printed from where the user is.
+     */
+    private static TryIt tryIt(Path root, LocalPostgres postgres, String bootstrap, String topicPrefix, String rest) {
+        boolean inClone = Path.of("").toAbsolutePath().normalize().equals(root.normalize());
+        return TryIt.of(postgres, bootstrap, topicPrefix + ".public.orders", rest, ConnectorRegistration.NAME,
+                root.toString(), !onPath("psql"), inClone);
+    }
+
+    private static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        return path != null && Stream.of(path.split(java.io.File.pathSeparator)).filter(d -> !d.isEmpty())
+                .anyMatch(d -> Files.isExecutable(Path.of(d, program)));
+    }
+
+    /** Prints {@code text} in lines of at most {@link TerminalLines#WIDTH} columns, broken between words. */
+    private static void say(PrintStream stream, String text) {
+        TerminalLines.prose(text, TerminalLines.WIDTH).forEach(stream::println);
     }
 
     private static void awaitSlotActive(LocalPostgres postgres, String slot) throws SQLException, InterruptedException {
@@ -257,9 +279,9 @@ public final class LocalRun {
             for (Path log : logs) {
                 Files.copy(log, kept.resolve(workDir.relativize(log).toString().replace('/', '-')));
             }
-            System.err.println("pgoutput-local: the logs of this run are kept in " + kept);
+            say(System.err, "pgoutput-local: the logs of this run are kept in " + kept);
         } catch (IOException | RuntimeException e) {
-            System.err.println("could not keep the logs of " + workDir + ": " + e);
+            say(System.err, "could not keep the logs of " + workDir + ": " + e);
         }
     }
 
@@ -274,7 +296,7 @@ public final class LocalRun {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         } catch (IOException | RuntimeException e) {
-            System.err.println("could not delete " + dir + ": " + e);
+            say(System.err, "could not delete " + dir + ": " + e);
         }
     }
 }

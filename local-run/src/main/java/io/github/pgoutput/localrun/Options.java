@@ -23,11 +23,13 @@ record Options(Path projectRoot, boolean demo, Optional<Long> durationSeconds, b
 
     static final String USAGE = """
             usage: bin/pgoutput-local [--demo] [--duration SECONDS] [--once]
-                                      [--pg-host HOST] [--pg-port PORT] [--pg-user USER] [--pg-password PASSWORD]
-                                      [--pg-database DB] [--kafka-port 9092] [--connect-port 8083]
-              Without --pg-host (or PGHOST) a throwaway PostgreSQL is started; PGPORT, PGUSER, PGPASSWORD and
-              PGDATABASE are read as psql reads them. --once prints plain lines instead of a redrawn view.
-              The broker's controller listens on the port after --kafka-port. Port 0: any free ports, printed.
+                       [--pg-host HOST] [--pg-port PORT] [--pg-user USER]
+                       [--pg-password PASSWORD] [--pg-database DB]
+                       [--kafka-port 9092] [--connect-port 8083]
+              Without --pg-host (or PGHOST) a throwaway PostgreSQL is started; PGPORT,
+              PGUSER, PGPASSWORD and PGDATABASE are read as psql reads them. --once
+              prints plain lines instead of a redrawn view. The broker's controller
+              listens on the port after --kafka-port. Port 0: any free ports, printed.
               Ctrl-C stops everything this command started.""";
 
     static Options parse(Path projectRoot, String[] args, Map<String, String> env, boolean terminal) {

@@ -2,6 +2,7 @@ package io.github.pgoutput.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +28,17 @@ class LiveScreenTest {
         for (int i = 0; i < notes; i++) {
             activity.add("note " + i + " demo: large transaction, 4000 rows kept and 500 rows of a rolled-back savepoint");
         }
-        return new LiveScreen.Figures(125, List.of("PostgreSQL 127.0.0.1:45813/shop (user postgres)",
-                        "Kafka 127.0.0.1:9092   Connect REST http://127.0.0.1:8083",
-                        "logs /tmp/pgoutput-local-1234567890123456789/{broker,worker}.log"),
-                "shop", topics,
+        return new LiveScreen.Figures(125, commandsToTry().viewLines(78), "shop", topics,
                 new LiveScreen.Slot("shop_slot", Optional.empty(), "0/1A2B3C8", "0/1A2B3D0", 8, 123_456_789, true),
                 65_536, latest, activity);
+    }
+
+    /** The commands the view shows under its title, as a run started from the clone prints them. */
+    private static TryIt commandsToTry() {
+        LocalPostgres server = LocalPostgres.given(Options.parse(Path.of("."), new String[] {"--pg-host", "127.0.0.1",
+                "--pg-port", "45813"}, Map.of(), false));
+        return TryIt.of(server, "127.0.0.1:9092", "shop.public.orders", "http://127.0.0.1:8083", "shop", "/src/clone",
+                false, true);
     }
 
     private static Map<String, Long> demoTopics() {
@@ -63,6 +69,23 @@ class LiveScreenTest {
         assertThat(lines).as("the newest record and the newest note are shown")
                 .anyMatch(l -> l.contains("#1039")).anyMatch(l -> l.contains("note 7"));
         assertThat(lines).as("the oldest ones are not").noneMatch(l -> l.contains("#1000")).noneMatch(l -> l.contains("note 0"));
+    }
+
+    @Test
+    void theCommandsToTryStandUncutUnderTheTitleOfAnEightyColumnTerminal() {
+        List<String> lines = visible(LiveScreen.render(demo(demoTopics(), 40, 8), 80, 24));
+
+        assertThat(lines.subList(1, 8)).containsExactly(
+                "  psql -h 127.0.0.1 -p 45813 -U postgres shop",
+                "  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \\",
+                "    -cp \"$(cat local-run/target/kafka.classpath)\" \\",
+                "    org.apache.kafka.tools.consumer.ConsoleConsumer --from-beginning \\",
+                "    --bootstrap-server 127.0.0.1:9092 --topic shop.public.orders",
+                "  curl -s http://127.0.0.1:8083/connectors/shop/status",
+                "Records per topic");
+        assertThat(lines).as("four records and four notes still shown")
+                .filteredOn(l -> l.contains("public.order_lines") && l.contains(" c ")).hasSize(4);
+        assertThat(lines).filteredOn(l -> l.startsWith("  note ")).hasSize(4);
     }
 
     @Test

@@ -42,7 +42,7 @@ class LocalRunIT {
     private static final Pattern TOPIC_FIGURE = Pattern.compile("^view t=(\\d+)s topic=(\\S+) records=(\\d+)$");
     private static final Pattern SPILL_FIGURE = Pattern.compile("^view t=\\d+s spill_bytes=(\\d+)$");
     private static final Pattern BROKER_PORTS = Pattern.compile(
-            "^kafka: starting a KRaft broker on 127\\.0\\.0\\.1:(\\d+) \\(controller on 127\\.0\\.0\\.1:(\\d+)\\)$");
+            "^kafka: starting a KRaft broker on 127\\.0\\.0\\.1:(\\d+), controller on 127\\.0\\.0\\.1:(\\d+)$");
     private static final Pattern CONNECT_PORT = Pattern.compile(
             "^connect: starting a worker, REST on http://127\\.0\\.0\\.1:(\\d+)$");
 
@@ -56,8 +56,10 @@ class LocalRunIT {
                 + "packaging module before this test (mvn verify builds it)").isDirectory();
         // Port 0: the run chooses free ports itself and chooses again if another program takes one before the
         // broker or the worker binds it; it prints the ports it used.
+        // Started from the clone, as the README says: the commands it prints are relative to it.
         ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("bin/pgoutput-local").toString(), "--demo", "--once",
-                "--duration", "300", "--kafka-port", "0", "--connect-port", "0").redirectErrorStream(true);
+                "--duration", "300", "--kafka-port", "0", "--connect-port", "0").redirectErrorStream(true)
+                .directory(ROOT.toFile());
         builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
         run = builder.start();
         Thread reader = new Thread(() -> {
@@ -107,14 +109,25 @@ class LocalRunIT {
                 "^view t=\\d+s slot=shop_connector confirmed_flush_lsn=[0-9A-F]+/[0-9A-F]+ current_lsn=\\S+ "
                         + "unconfirmed_bytes=\\d+ retained_wal_bytes=\\d+ active=true$"));
 
+        assertThat(snapshot()).as("lines for people (all but the view's data lines) within 80 columns")
+                .filteredOn(l -> !l.startsWith("view ") && !l.startsWith("record "))
+                .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+        List<String> afterDemo = snapshot().subList(indexOf(l -> l.startsWith("demo: done")), snapshot().size())
+                .stream().filter(l -> !l.startsWith("view ") && !l.startsWith("record ")).toList();
+        assertThat(afterDemo.get(0)).contains("keeps streaming");
+        assertThat(afterDemo.get(1)).startsWith("  psql -h 127.0.0.1 -p ");
+        assertThat(afterDemo).anyMatch(l -> l.startsWith("Ctrl-C stops everything"));
+        assertThat(runPrintedConsumerCommand()).as("the printed console consumer command, run as printed")
+                .contains("\"total\":\"42.50\"");
+
         run.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook stops what the run started
         assertThat(run.waitFor(90, TimeUnit.SECONDS)).as("run ended after SIGTERM; output tail:%n%s", tail()).isTrue();
         reader.join(30_000);
         for (int port : List.of(kafkaPort, controllerPort, connectPort)) {
             assertThat(listening(port)).as("something still listens on 127.0.0.1:%d", port).isFalse();
         }
-        String runFolder = snapshot().stream().filter(l -> l.startsWith("postgres: starting a throwaway server in "))
-                .map(l -> l.replaceAll(".* in (\\S+)/postgres$", "$1")).findFirst().orElseThrow();
+        String runFolder = snapshot().stream().filter(l -> l.startsWith("run folder: "))
+                .map(l -> l.replaceAll("^run folder: (\\S+) .*", "$1")).findFirst().orElseThrow();
         assertThat(Path.of(runFolder)).as("run folder (PostgreSQL, Kafka and spill data)").doesNotExist();
     }
 
@@ -126,7 +139,7 @@ class LocalRunIT {
             assertThat(run.isAlive()).as("run alive; output tail:%n%s", tail()).isTrue();
             Thread.sleep(3000);
             List<String> lines = snapshot();
-            if (!lines.contains("demo: done")) {
+            if (lines.stream().noneMatch(l -> l.startsWith("demo: done"))) {
                 assertThat(lines).as("demo step failed").noneMatch(l -> l.startsWith("demo: FAILED"));
                 continue;
             }
@@ -182,6 +195,34 @@ class LocalRunIT {
                 consumer.poll(Duration.ofMillis(500)).forEach(sink::accept);
             }
         }
+    }
+
+    /**
+     * The console consumer command of the "Try it" lines (from {@code java} to the line before {@code curl}), pasted
+     * into bash in the clone as printed, with {@code --max-messages 1} added so it ends: its output.
+     */
+    private String runPrintedConsumerCommand() throws Exception {
+        List<String> lines = snapshot();
+        int start = indexOf(l -> l.startsWith("  java "));
+        int end = indexOf(l -> l.startsWith("  curl -s http://127.0.0.1:"));
+        assertThat(start).as("consumer command printed").isPositive().isLessThan(end);
+        String command = String.join("\n", lines.subList(start, end)) + " --max-messages 1 --timeout-ms 60000";
+        Process bash = new ProcessBuilder("bash", "-c", command).directory(ROOT.toFile()).redirectErrorStream(true)
+                .start();
+        String output = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(bash.waitFor(90, TimeUnit.SECONDS)).as("consumer ended; output:%n%s", output).isTrue();
+        assertThat(bash.exitValue()).as("consumer exit; command:%n%s%noutput:%n%s", command, output).isZero();
+        return output;
+    }
+
+    private int indexOf(java.util.function.Predicate<String> line) {
+        List<String> lines = snapshot();
+        for (int i = 0; i < lines.size(); i++) {
+            if (line.test(lines.get(i))) {
+                return i;
+            }
+        }
+        throw new AssertionError("no such output line; output tail:\n" + tail());
     }
 
     private List<String> snapshot() {

