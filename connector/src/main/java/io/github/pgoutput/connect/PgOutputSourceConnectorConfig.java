@@ -715,7 +715,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "worker heap until it commits, so a larger delivery fails the task, naming this key, instead of exhausting "
             + "the heap; its transaction aborts and it comes again once the task is restarted. Raise it together with "
             + "the worker's heap (roughly the record size times this number) and producer.override.transaction.timeout.ms, "
-            + "or use transaction.boundary=poll. Without connector boundaries it has no effect.";
+            + "or use transaction.boundary=poll. Without connector boundaries it has no effect on streaming. In a "
+            + "resumable snapshot (exactly.once.support=required, or snapshot.resumable=true) it is also the most identical "
+            + "rows a table without a unique key may hold: they go into one poll, and so one Kafka transaction, since a "
+            + "resumed read cannot tell them apart; a table with more fails the task, naming this key.";
     private static final int TRANSACTION_MAX_RECORDS_DEFAULT = 250_000;
     private static final String TRANSACTION_MAX_RECORDS_DISPLAY = "Max records per Kafka transaction";
 

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -41,10 +40,14 @@ import java.util.regex.Pattern;
  * filling); when the consumer does not keep up, the readers wait. Memory therefore does not depend on table size. Rows
  * of parts read at the same time interleave; each part's rows come in the order COPY returns them.
  *
- * <p>A resumable snapshot ({@link #startInKeyOrder}) reads each table in key order instead, one table after another:
- * a table of at least two {@link BlockRanges} worth of blocks is split into up to {@code snapshot.max.threads}
- * {@link KeyRanges} read at once, each in key order, and no part of the next table is begun before every part of this
- * one is queued. {@link #position()} then says, after each row handed out, which rows are still to read.
+ * <p>A resumable snapshot ({@link #startInKeyOrder}) reads each table in the order of its {@link TableOrder} instead
+ * (its unique key, or for a table without one the hashes of its rows), one table after another: a table of at least
+ * two {@link BlockRanges} worth of blocks is split into up to {@code snapshot.max.threads} {@link KeyRanges} read at
+ * once, each in that order, and no part of the next table is begun before every part of this one is queued.
+ * {@link #position()} then says, after each row handed out, which rows are still to read. Rows with equal keys (the
+ * identical rows of a table without a unique key) are a group: the readers queue a group in one batch, the position
+ * moves past its key only after its last row, and {@link #groupContinues()} tells the consumer to take the rest of it
+ * before it commits, so that a stored position never falls inside a group.
  *
  * <p>Thread-safety: {@link #next} from one consumer thread; {@link #progress()} and {@link #close()} from any.
  */
@@ -65,8 +68,12 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<TableParts> tableParts;
     /** The rows continue a snapshot begun earlier: none is the snapshot's first. */
     private final boolean continuation;
-    /** In key order: the first table's index in the snapshot's table list, and per table read its key ranges; else null. */
+    /**
+     * In key order: the first table's index in the snapshot's table list, and per table read its order and key ranges;
+     * else null.
+     */
     private final ResumableProgress.Position from;
+    private final List<TableOrder> orders;
     private final List<List<ResumableProgress.KeyRange>> keyRanges;
     /** Consumer side, in key order: the rows still to read after the last row handed out. */
     private ResumableProgress.Position position;
@@ -84,15 +91,11 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<Connection> connections;
     /** The first reader transaction's id, or null on a standby: every snapshot row's {@code source.txId}. */
     private final Long transactionId;
-    /** Consumer side: a row held back until the next item shows whether it is the last; rows handed out so far. */
-    private SnapshotRow held;
-    private int heldPart;
-    private Iterator<SnapshotRow> batch = Collections.emptyIterator();
-    private int batchPart;
+    /** Consumer side: the groups of rows to hand out, and the rows handed out so far. */
+    private final GroupedHandOut handOut = new GroupedHandOut();
     private long handedOut;
     /** Consumer side: the tables a row was handed out of, so the next row of any other is its table's first. */
     private final Set<TableName> startedTables = new HashSet<>();
-    private boolean finished;
 
     /**
      * One COPY of the work: table {@code table} (by index), whole or a block range of it, or in key order the key range
@@ -104,15 +107,20 @@ public final class SnapshotReader implements AutoCloseable {
         }
     }
 
-    /** Rows of one part, as they go through the queue. */
-    private record Batch(int part, List<SnapshotRow> rows) {
+    /**
+     * Rows of one part, as they go through the queue, whole groups only.
+     *
+     * @param keys in key order each row's key, else null
+     */
+    private record Batch(int part, List<SnapshotRow> rows, List<List<String>> keys) {
     }
 
     private SnapshotReader(List<SnapshotTable> tables, List<Part> parts, SnapshotSettings settings, List<Connection> connections,
                            Long transactionId, boolean continuation, boolean firstTableContinues,
-                           ResumableProgress.Position from, List<List<ResumableProgress.KeyRange>> keyRanges) {
+                           ResumableProgress.Position from, List<TableOrder> orders, List<List<ResumableProgress.KeyRange>> keyRanges) {
         this.transactionId = transactionId;
         this.from = from;
+        this.orders = orders;
         this.keyRanges = keyRanges;
         this.position = from;
         this.tables = tables;
@@ -161,7 +169,9 @@ public final class SnapshotReader implements AutoCloseable {
      * marked the snapshot's first, and the first table's first row is not marked first in its table when some of its
      * rows were read before.
      *
-     * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} for a table without a unique key
+     * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} when {@code from} is inside a table whose order is no
+     *                           longer the one it was read in (a key added or dropped, or the columns of a table read
+     *                           in row-hash order changed)
      */
     public static SnapshotReader startInKeyOrder(ConnectionSource connectionSource, String snapshotName, List<TableName> tables, String user,
                                                  SnapshotSettings settings, ResumableProgress.Position from, boolean continuation) {
@@ -185,6 +195,7 @@ public final class SnapshotReader implements AutoCloseable {
         List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables.subList(keyOrder.from().table(), capturedTables.size()))
                 : capturedTables.stream().filter(settings::includes).distinct().toList();
         List<List<ResumableProgress.KeyRange>> keyRanges = keyOrder == null ? null : new ArrayList<>();
+        List<TableOrder> orders = keyOrder == null ? null : new ArrayList<>();
         List<Connection> connections = new ArrayList<>();
         try {
             Connection first = connectionSource.open();
@@ -199,13 +210,22 @@ public final class SnapshotReader implements AutoCloseable {
                 int index = described.size();
                 described.add(table);
                 if (keyOrder != null) {
-                    TableKey key = TableKey.of(first, table, TableKey.Reader.RESUMABLE_SNAPSHOT);
+                    TableOrder order = TableOrder.of(first, table);
+                    orders.add(order);
+                    boolean continues = index == 0 && !keyOrder.from().atTableStart();
+                    if (continues) {
+                        requireSameOrder(t, keyOrder.from(), order);
+                    }
                     // The first table continues in the ranges it was being read in, unless none of its rows was read.
-                    List<ResumableProgress.KeyRange> ranges = index == 0 && !keyOrder.from().atTableStart() ? keyOrder.from().rest()
-                            : keyRanges(first, table, key, settings.maxThreads());
+                    List<ResumableProgress.KeyRange> ranges = continues ? keyOrder.from().rest()
+                            : keyRanges(first, table, order, settings.maxThreads());
                     keyRanges.add(ranges);
                     for (int r = 0; r < ranges.size(); r++) {
-                        parts.add(new Part(index, key.orderedCopy(table, ranges.get(r)), r));
+                        parts.add(new Part(index, order.orderedCopy(table, ranges.get(r)), r));
+                    }
+                    if (order instanceof RowHashOrder) {
+                        LOG.info("Snapshot {}: {} has no unique key: it is read in the order of its rows' hashes ({}), its identical"
+                                + " rows handed out together", snapshotName, t, order.rowOrder());
                     }
                     if (ranges.size() > 1) {
                         LOG.info("Snapshot {}: {} is read in {} key ranges at once", snapshotName, t, ranges.size());
@@ -230,7 +250,7 @@ public final class SnapshotReader implements AutoCloseable {
             }
             SnapshotReader reader = new SnapshotReader(List.copyOf(described), parts, settings, connections,
                     transactionId(first), keyOrder != null && keyOrder.continuation(),
-                    keyOrder != null && !keyOrder.from().atTableStart(), keyOrder == null ? null : keyOrder.from(), keyRanges);
+                    keyOrder != null && !keyOrder.from().atTableStart(), keyOrder == null ? null : keyOrder.from(), orders, keyRanges);
             LOG.info("Snapshot {}: reading {} table(s) in {} part(s) with {} thread(s){}: {}", snapshotName, selected.size(),
                     parts.size(), threadCount, keyOrder == null ? "" : " in key order, one table after another"
                             + (keyOrder.from().atTableStart() ? "" : ", the first in the ranges still to read "
@@ -266,7 +286,7 @@ public final class SnapshotReader implements AutoCloseable {
      * keys ({@link KeyRanges}). The sample is read in the snapshot, but any split points would do: the ranges always
      * cover every key.
      */
-    private static List<ResumableProgress.KeyRange> keyRanges(Connection c, SnapshotTable table, TableKey key, int readers)
+    private static List<ResumableProgress.KeyRange> keyRanges(Connection c, SnapshotTable table, TableOrder order, int readers)
             throws SQLException {
         List<ResumableProgress.KeyRange> whole = List.of(ResumableProgress.KeyRange.ALL);
         if (readers == 1 || table.partitioned()) {
@@ -279,12 +299,12 @@ public final class SnapshotReader implements AutoCloseable {
         }
         List<List<String>> sample = new ArrayList<>();
         CopyText parser = new CopyText();
-        CopyOut copy = c.unwrap(PGConnection.class).getCopyAPI()
-                .copyOut(key.sampledKeysCopy(table, ResumableProgress.KeyRange.ALL, KeyRanges.samplePercent(blocks)));
+        CopyOut copy = c.unwrap(PGConnection.class).getCopyAPI().copyOut(order.sampledKeysCopy(table, KeyRanges.samplePercent(blocks)));
+        int width = order.keyWidth();
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
-                sample.add(List.copyOf(parser.parse(line, key.columns().size())));
+                sample.add(List.copyOf(parser.parse(line, width)));
             }
         } finally {
             if (copy.isActive()) {
@@ -292,6 +312,26 @@ public final class SnapshotReader implements AutoCloseable {
             }
         }
         return KeyRanges.split(ResumableProgress.KeyRange.ALL, sample, count);
+    }
+
+    /**
+     * A position inside {@code table} names its rows by keys of the order they were read in; a resumption must read in
+     * the same one, or the keys would mean other rows.
+     */
+    private static void requireSameOrder(TableName table, ResumableProgress.Position from, TableOrder order) {
+        String was = from.rowOrder();
+        String now = order.rowOrder();
+        if (Objects.equals(was, now)) {
+            return;
+        }
+        String described = was == null ? "in the order of its unique key" : "in the order of its rows' hashes (" + was + ")";
+        String current = now == null ? "has a unique key now" : "is now read in the order of its rows' hashes (" + now + ")";
+        throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted snapshot was reading table " + table + " " + described
+                + ", but the table " + current + ": a key was added or dropped, or the columns of a table without a unique key"
+                + " changed (the hash covers every published column: names, types and modifiers), while the snapshot was"
+                + " interrupted, so the stored position does not name the same rows any more. Restore the table as it was, or"
+                + " take the snapshot again: reset the connector's offsets (DELETE /connectors/<name>/offsets while it is"
+                + " stopped) and drop its slot");
     }
 
     /** The table's size in blocks now: not part of the snapshot, but every row it sees lies in those blocks. */
@@ -403,6 +443,8 @@ public final class SnapshotReader implements AutoCloseable {
     private void readPart(Connection connection, int partIndex, Part part, CopyText parser) throws SQLException, InterruptedException {
         int index = part.table();
         SnapshotTable table = tables.get(index);
+        TableOrder order = orders == null ? null : orders.get(index);
+        int width = table.columns().size() + (order == null ? 0 : order.extraColumns());
         SnapshotProgress.Counter counter = progress.counter(index);
         if (counter.begin(System.nanoTime())) {
             LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
@@ -410,8 +452,12 @@ public final class SnapshotReader implements AutoCloseable {
         }
         long nextLog = System.nanoTime() + settings.progressInterval().toNanos();
         CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(part.copyCommand());
-        SnapshotRow pending = null;
+        // The current group (rows with equal keys in key order, else one row) goes into a batch only whole, once a row
+        // of another group follows; the part's last group is held for the table's end (TableParts).
+        List<SnapshotRow> group = new ArrayList<>();
+        List<String> groupKey = null;
         List<SnapshotRow> rows = new ArrayList<>(batchRows);
+        List<List<String>> keys = order == null ? null : new ArrayList<>(batchRows);
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
@@ -419,19 +465,33 @@ public final class SnapshotReader implements AutoCloseable {
                     return;
                 }
                 SnapshotRow row;
+                List<String> key;
                 try {
-                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), false, false, SnapshotRow.Marker.TRUE);
+                    List<String> values = parser.parse(line, width);
+                    key = order == null ? null : order.takeKey(values);
+                    row = new SnapshotRow(table, values, false, false, SnapshotRow.Marker.TRUE);
                 } catch (IllegalArgumentException e) {
                     throw new SnapshotException(Reason.READ_FAILED, "table " + table.name() + ": " + e.getMessage(), e);
                 }
-                if (pending != null) {
-                    rows.add(pending);
-                    if (rows.size() == batchRows) {
-                        put(new Batch(partIndex, rows));
+                if (!group.isEmpty() && (key == null || !key.equals(groupKey))) {
+                    for (SnapshotRow grouped : group) {
+                        rows.add(grouped);
+                        if (keys != null) {
+                            keys.add(groupKey);
+                        }
+                    }
+                    group.clear();
+                    if (rows.size() >= batchRows) {
+                        put(new Batch(partIndex, rows, keys));
                         rows = new ArrayList<>(batchRows);
+                        keys = order == null ? null : new ArrayList<>(batchRows);
                     }
                 }
-                pending = row;
+                if (group.size() == settings.maxGroupRows()) {
+                    throw tooManyIdenticalRows(table, order, group.size());
+                }
+                group.add(row);
+                groupKey = key;
                 long done = counter.rows.incrementAndGet();
                 if ((done & 1023) == 0 && System.nanoTime() >= nextLog) {
                     LOG.info("Snapshot of {}", counter.status(System.nanoTime()).describe());
@@ -448,10 +508,10 @@ public final class SnapshotReader implements AutoCloseable {
         // other parts queued all theirs before they took the lock to end.
         synchronized (ending) {
             if (!rows.isEmpty()) {
-                put(new Batch(partIndex, rows));
+                put(new Batch(partIndex, rows, keys));
             }
-            for (TableParts.PartRow held : ending.partEnded(partIndex, pending)) {
-                put(new Batch(held.part(), List.of(held.row())));
+            for (TableParts.PartRows held : ending.partEnded(group.isEmpty() ? null : new TableParts.PartRows(partIndex, group, groupKey))) {
+                put(new Batch(held.part(), held.rows(), order == null ? null : Collections.nCopies(held.rows().size(), held.key())));
             }
             if (ending.done()) {
                 counter.endNanos = System.nanoTime();
@@ -459,6 +519,24 @@ public final class SnapshotReader implements AutoCloseable {
                 ending.notifyAll();
             }
         }
+    }
+
+    /**
+     * A group of identical rows (equal hashes, in a table without a unique key) larger than the most one Kafka
+     * transaction may hold: a resumed read could not tell which of them Kafka has, so they must be committed together.
+     */
+    private SnapshotException tooManyIdenticalRows(SnapshotTable table, TableOrder order, int rows) {
+        if (!(order instanceof RowHashOrder)) {
+            throw new IllegalStateException("a unique key has one row per key, but " + table.name() + " has " + rows + " with one key");
+        }
+        return new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no unique key and more than " + rows
+                + " identical rows (equal in every published column). A resumable snapshot reads such a table in the order of its"
+                + " rows' hashes and cannot tell identical rows apart after a restart, so it writes them in one Kafka transaction,"
+                + " and a transaction holds at most transaction.max.records=" + settings.maxGroupRows() + " records (Connect keeps"
+                + " them in the worker's heap until it commits). Raise transaction.max.records above the largest number of"
+                + " identical rows (SELECT count(*) FROM " + table.name().quoted() + " GROUP BY <every column> ORDER BY 1 DESC"
+                + " LIMIT 1) with the worker's heap, give the table a primary key, or leave it out with snapshot.include.list."
+                + " Nothing of these rows was written");
     }
 
     /** Waits for room in the queue, giving up when the reader is closed or failed. */
@@ -479,13 +557,18 @@ public final class SnapshotReader implements AutoCloseable {
     /**
      * Returns the next row, waiting at most {@code maxWait} for one; null when none is ready yet or the snapshot is
      * {@linkplain #finished() finished}. The row's {@link SnapshotRow#marker()} is {@code LAST} only on the very last
-     * row, which is therefore handed out only once every table is read.
+     * row, which is therefore handed out only once every table is read. While {@link #groupContinues()}, the next row
+     * is returned at once.
      *
      * @throws SnapshotException when a reader failed; the reader is unusable then (close it)
      */
     public SnapshotRow next(Duration maxWait) throws InterruptedException {
         long deadline = System.nanoTime() + maxWait.toNanos();
-        while (!finished) {
+        while (!handOut.finished()) {
+            GroupedHandOut.Item item = handOut.next();
+            if (item != null) {
+                return handOut(item);
+            }
             RuntimeException failed = failure.get();
             if (failed != null) {
                 throw failed;
@@ -493,60 +576,55 @@ public final class SnapshotReader implements AutoCloseable {
             if (closed.get()) {
                 throw new IllegalStateException("the snapshot reader is closed");
             }
-            if (batch.hasNext()) {
-                SnapshotRow previous = held;
-                int previousPart = heldPart;
-                held = batch.next();
-                heldPart = batchPart;
-                if (previous != null) {
-                    return handOut(previous, previousPart, false);
-                }
-                continue;
-            }
             long left = deadline - System.nanoTime();
-            Object item = queue.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100))), TimeUnit.NANOSECONDS);
-            if (item == null) {
+            Object queued = queue.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100))), TimeUnit.NANOSECONDS);
+            if (queued == null) {
                 if (left <= 0) {
                     return null;
                 }
                 continue;
             }
-            if (item == END) {
-                finished = true;
-                if (held == null) {
-                    return null;
-                }
-                SnapshotRow last = held;
-                held = null;
-                return handOut(last, heldPart, true);
+            if (queued == END) {
+                handOut.end();
+            } else {
+                Batch rows = (Batch) queued;
+                handOut.batch(rows.part(), rows.rows(), rows.keys());
             }
-            Batch rows = (Batch) item;
-            batch = rows.rows().iterator();
-            batchPart = rows.part();
         }
         return null;
     }
 
-    private SnapshotRow handOut(SnapshotRow row, int partIndex, boolean last) {
-        SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST
+    /**
+     * Whether the row {@link #next} returned last is followed by more rows of its group (identical rows of a table
+     * without a unique key), which {@link #next} returns without waiting: a caller that commits what it has must
+     * take them first, or the stored position, which moves past a group only after its last row, would say that the
+     * rows of it already in Kafka are still to read.
+     */
+    public boolean groupContinues() {
+        return handOut.groupContinues();
+    }
+
+    private SnapshotRow handOut(GroupedHandOut.Item item) {
+        SnapshotRow row = item.row();
+        SnapshotRow.Marker marker = item.last() ? SnapshotRow.Marker.LAST
                 : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
-        if (keyRanges != null) {
-            advancePosition(parts.get(partIndex), row);
+        if (keyRanges != null && item.endsGroup()) {
+            advancePosition(parts.get(item.part()), item.key());
         }
         // Marked here, not by the readers: with a table's block ranges read at once, the row a reader reads first is
         // not necessarily the first to reach the queue.
         return row.withMarkers(startedTables.add(row.table().name()), marker);
     }
 
-    /** In key order: {@code row}, of {@code part}, was handed out, so its range continues after its key. */
-    private void advancePosition(Part part, SnapshotRow row) {
+    /** In key order: the last row of a group with key {@code key}, of {@code part}, was handed out, so its range continues after it. */
+    private void advancePosition(Part part, List<String> key) {
         if (part.table() != positionTable) {
             positionTable = part.table();
             positionRanges = new ArrayList<>(keyRanges.get(part.table()));
         }
-        positionRanges.set(part.range(), positionRanges.get(part.range()).after(row.keyValues()));
-        position = new ResumableProgress.Position(from.table() + part.table(), positionRanges);
+        positionRanges.set(part.range(), positionRanges.get(part.range()).after(key));
+        position = new ResumableProgress.Position(from.table() + part.table(), positionRanges, orders.get(part.table()).rowOrder());
     }
 
     /**
@@ -565,7 +643,7 @@ public final class SnapshotReader implements AutoCloseable {
 
     /** True once every row was handed out by {@link #next}. */
     public boolean finished() {
-        return finished;
+        return handOut.finished();
     }
 
     /** The tables being read, in reading order. */

@@ -1,0 +1,52 @@
+package io.github.pgoutput.snapshot;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The order a resumable snapshot reads one table in, so that a position in it (after the last key read from each key
+ * range) names the same rows in any later exported snapshot, and a streamed change can be placed before or after it:
+ * the table's unique key ({@link TableKey}), or, for a table without one, a hash of each row ({@link RowHashOrder}).
+ * Rows with equal keys form a group: under a unique key every group is one row; under row hashes a group is the
+ * table's identical rows, which a resumed read cannot tell apart, so a group is handed out and committed whole.
+ * Immutable.
+ */
+public sealed interface TableOrder permits TableKey, RowHashOrder {
+
+    /**
+     * The order of {@code table} in a resumable snapshot: its primary key (also under REPLICA IDENTITY FULL) or replica
+     * identity index, when the publication publishes its columns; otherwise the hash of its published columns.
+     */
+    static TableOrder of(Connection sql, SnapshotTable table) throws SQLException {
+        TableKey key = TableKey.unique(sql, table, true);
+        return key != null ? key : RowHashOrder.of(sql, table.name(), table.columns());
+    }
+
+    /**
+     * The COPY reading the rows of {@code range} in this order: each line the table's published columns, then
+     * {@link #extraColumns()} more values that {@link #takeKey} takes.
+     */
+    String orderedCopy(SnapshotTable table, ResumableProgress.KeyRange range);
+
+    /**
+     * The COPY of the distinct keys of a sample of about {@code percent} % of the table's blocks, in this order: where
+     * to split the table into {@link KeyRanges} of similar size.
+     */
+    String sampledKeysCopy(SnapshotTable table, double percent);
+
+    /** How many values a key has: a line of {@link #sampledKeysCopy}. */
+    int keyWidth();
+
+    /** How many values an {@link #orderedCopy} line has after the table's columns. */
+    int extraColumns();
+
+    /**
+     * The key of a row read by {@link #orderedCopy}, taken from its line's values: {@code copied} holds the columns and
+     * the {@link #extraColumns()} values, and afterwards the columns only.
+     */
+    List<String> takeKey(List<String> copied);
+
+    /** {@link ResumableProgress.Position#rowOrder()} inside this table: null for a unique key. */
+    String rowOrder();
+}
