@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * The unique key a resumable snapshot reads a table in the order of: the replica identity's columns (the primary key,
- * or the index of REPLICA IDENTITY USING INDEX), or for a resumable snapshot of a table with REPLICA IDENTITY FULL its
- * primary key, with their SQL types and collations, so that the reading order, the lower bound of a resumed read and
+ * or the index of REPLICA IDENTITY USING INDEX), or for a resumable snapshot of a table with REPLICA IDENTITY FULL or
+ * NOTHING its primary key, with their SQL types and collations, so that the reading order, the lower bound of a resumed read and
  * the comparisons of {@link ResumedRows} all use the same btree order PostgreSQL uses for that key. Immutable.
  *
  * @param columns the key columns in attribute order (pgoutput's order), each with its index in {@link SnapshotTable#columns()}
@@ -67,9 +67,9 @@ public record TableKey(TableName table, List<Column> columns) implements TableOr
      *
      * @param reader what needs the key, for the message
      * @throws SnapshotException {@link Reason#NOT_RESUMABLE} when the table has no unique key {@code reader} can use (no
-     *                           primary key or replica identity index; under REPLICA IDENTITY FULL a resumable snapshot
-     *                           uses the primary key, an incremental snapshot none), or the publication leaves its
-     *                           columns out: its rows have no order that reader could continue in
+     *                           primary key or replica identity index; under REPLICA IDENTITY FULL or NOTHING a
+     *                           resumable snapshot uses the primary key, an incremental snapshot none), or the
+     *                           publication leaves its columns out: its rows have no order that reader could continue in
      */
     static TableKey of(Connection sql, SnapshotTable table, Reader reader) throws SQLException {
         TableKey key = unique(sql, table, reader == Reader.RESUMABLE_SNAPSHOT);
@@ -98,10 +98,11 @@ public record TableKey(TableName table, List<Column> columns) implements TableOr
     /**
      * The table's unique key among its published columns, or null when it has none or the publication leaves a key
      * column out: the primary key under REPLICA IDENTITY DEFAULT, the replica identity index under USING INDEX, and with
-     * {@code fullIdentityPrimaryKey} the primary key under FULL (pgoutput then sends whole old rows, which hold it).
+     * {@code anyIdentityPrimaryKey} the primary key under FULL (pgoutput then sends whole old rows, which hold it) or
+     * NOTHING (pgoutput sends inserts only, whose rows hold it).
      */
-    static TableKey unique(Connection sql, SnapshotTable table, boolean fullIdentityPrimaryKey) throws SQLException {
-        List<String> names = keyColumnNames(sql, table, fullIdentityPrimaryKey);
+    static TableKey unique(Connection sql, SnapshotTable table, boolean anyIdentityPrimaryKey) throws SQLException {
+        List<String> names = keyColumnNames(sql, table, anyIdentityPrimaryKey);
         if (names.isEmpty()) {
             return null;
         }
@@ -127,14 +128,14 @@ public record TableKey(TableName table, List<Column> columns) implements TableOr
     }
 
     /** The names of the columns of the table's unique key (see {@link #unique}), published or not; empty without one. */
-    private static List<String> keyColumnNames(Connection sql, SnapshotTable table, boolean fullIdentityPrimaryKey) throws SQLException {
+    private static List<String> keyColumnNames(Connection sql, SnapshotTable table, boolean anyIdentityPrimaryKey) throws SQLException {
         List<String> names = new ArrayList<>();
         try (PreparedStatement st = sql.prepareStatement("SELECT a.attname FROM pg_class c JOIN pg_index i ON i.indrelid = c.oid"
                 + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)"
                 + " WHERE c.oid = ?::regclass AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)"
-                + " OR (? AND c.relreplident = 'f' AND i.indisprimary))")) {
+                + " OR (? AND c.relreplident IN ('f', 'n') AND i.indisprimary))")) {
             st.setString(1, table.name().quoted());
-            st.setBoolean(2, fullIdentityPrimaryKey);
+            st.setBoolean(2, anyIdentityPrimaryKey);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     names.add(rs.getString(1));

@@ -15,8 +15,9 @@ import java.util.List;
 public sealed interface TableOrder permits TableKey, RowHashOrder {
 
     /**
-     * The order of {@code table} in a resumable snapshot: its primary key (also under REPLICA IDENTITY FULL) or replica
-     * identity index, when the publication publishes its columns; otherwise the hash of its published columns.
+     * The order of {@code table} in a resumable snapshot: its primary key (also under REPLICA IDENTITY FULL or NOTHING)
+     * or replica identity index, when the publication publishes its columns; otherwise the hash of its published
+     * columns.
      */
     static TableOrder of(Connection sql, SnapshotTable table) throws SQLException {
         TableKey key = TableKey.unique(sql, table, true);
