@@ -208,7 +208,7 @@ public final class SnapshotPhase implements AutoCloseable {
         if (resumable != null) {
             // The rows still to read after the row just handed out, whose record this offset goes with.
             return SourceOffsets.snapshotInProgress(consistentPoint, new StoredOffset.Progress(resumable.fingerprint(), reader.position(),
-                    resumable.resumes()));
+                    resumable.resumes()), reader.rowInGroup());
         }
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }

@@ -18,12 +18,13 @@ final class GroupedHandOut {
     /**
      * A row to hand out.
      *
-     * @param part      the part it was read in
-     * @param key       its key in key order, null otherwise
-     * @param endsGroup the last row of its group: the position moves past its key only here
-     * @param last      the snapshot's very last row
+     * @param part       the part it was read in
+     * @param key        its key in key order, null otherwise
+     * @param rowInGroup its place among the rows of its group, from 1
+     * @param endsGroup  the last row of its group: the position moves past its key only here
+     * @param last       the snapshot's very last row
      */
-    record Item(SnapshotRow row, int part, List<String> key, boolean endsGroup, boolean last) {
+    record Item(SnapshotRow row, int part, List<String> key, int rowInGroup, boolean endsGroup, boolean last) {
     }
 
     private final ArrayDeque<Item> ready = new ArrayDeque<>();
@@ -91,7 +92,7 @@ final class GroupedHandOut {
         }
         for (int i = 0; i < group.size(); i++) {
             boolean endsGroup = i == group.size() - 1;
-            ready.add(new Item(group.get(i), groupPart, groupKey, endsGroup, lastGroup && endsGroup));
+            ready.add(new Item(group.get(i), groupPart, groupKey, i + 1, endsGroup, lastGroup && endsGroup));
         }
         group = null;
     }

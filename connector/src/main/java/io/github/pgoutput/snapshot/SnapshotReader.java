@@ -91,9 +91,10 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<Connection> connections;
     /** The first reader transaction's id, or null on a standby: every snapshot row's {@code source.txId}. */
     private final Long transactionId;
-    /** Consumer side: the groups of rows to hand out, and the rows handed out so far. */
+    /** Consumer side: the groups of rows to hand out, the rows handed out so far, the last one's place in its group. */
     private final GroupedHandOut handOut = new GroupedHandOut();
     private long handedOut;
+    private int rowInGroup;
     /** Consumer side: the tables a row was handed out of, so the next row of any other is its table's first. */
     private final Set<TableName> startedTables = new HashSet<>();
 
@@ -604,11 +605,21 @@ public final class SnapshotReader implements AutoCloseable {
         return handOut.groupContinues();
     }
 
+    /**
+     * The place of the row {@link #next} returned last among the rows of its group, from 1: above 1 only for a copy of
+     * an identical row of a table without a unique key. Such copies share their {@link #position()} (it moves past a
+     * group after its last row), so a caller that stores it with each row must tell them apart by this.
+     */
+    public int rowInGroup() {
+        return rowInGroup;
+    }
+
     private SnapshotRow handOut(GroupedHandOut.Item item) {
         SnapshotRow row = item.row();
         SnapshotRow.Marker marker = item.last() ? SnapshotRow.Marker.LAST
                 : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
+        rowInGroup = item.rowInGroup();
         if (keyRanges != null && item.endsGroup()) {
             advancePosition(parts.get(item.part()), item.key());
         }

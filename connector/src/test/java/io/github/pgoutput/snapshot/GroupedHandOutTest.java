@@ -53,8 +53,14 @@ class GroupedHandOutTest {
                 .containsExactly("a.|");
         assertThat(handOut.waiting()).isTrue();
         handOut.batch(0, rows("c"), keys("kc"));
-        assertThat(drain(handOut)).as("all of b at once: the group goes on after each but its last row")
-                .containsExactly("b+", "b+", "b.|");
+        List<Integer> places = new ArrayList<>();
+        GroupedHandOut.Item item;
+        while ((item = handOut.next()) != null) {
+            assertThat(item.row().values()).containsExactly("b");
+            assertThat(item.endsGroup()).as("only the group's last row ends it").isEqualTo(!handOut.groupContinues());
+            places.add(item.rowInGroup());
+        }
+        assertThat(places).as("all of b at once, each with its place in the group").containsExactly(1, 2, 3);
         handOut.end();
         assertThat(drain(handOut)).containsExactly("c.!|");
         assertThat(handOut.finished()).isTrue();
