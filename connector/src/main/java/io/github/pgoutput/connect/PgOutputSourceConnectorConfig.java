@@ -605,8 +605,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "(a big one in up to snapshot.max.threads key ranges at once), and a snapshot interrupted by a stop, a crash "
             + "or a rebalance continues after the last row whose record Kafka holds (the stored offset), each key range "
             + "after its own last row, from a new exported snapshot, instead of being taken again from the start; "
-            + "streaming then skips the changes the continued rows already contain. Every table needs a primary key or a "
-            + "replica identity index, and the slot must be the one the snapshot created. false (the default, as "
+            + "streaming then skips the changes the continued rows already contain. A table without a primary key or "
+            + "replica identity index is read in the order of its rows' hashes, its identical rows together (at most "
+            + "transaction.max.records of them). The slot must be the one the snapshot created. false (the default, as "
             + "Debezium): an interrupted snapshot is taken again. Always on with exactly.once.support=required.";
     private static final String SNAPSHOT_RESUMABLE_DISPLAY = "Resumable snapshot";
 

@@ -28,7 +28,8 @@ final class GroupedHandOut {
     }
 
     private final ArrayDeque<Item> ready = new ArrayDeque<>();
-    private List<SnapshotRow> group;
+    /** The group held back, reused: empty when none is. */
+    private final List<SnapshotRow> group = new ArrayList<>();
     private int groupPart;
     private List<String> groupKey;
     private List<SnapshotRow> batchRows = List.of();
@@ -73,12 +74,11 @@ final class GroupedHandOut {
             SnapshotRow row = batchRows.get(index);
             List<String> key = batchKeys == null ? null : batchKeys.get(index);
             index++;
-            if (group != null && key != null && groupPart == batchPart && key.equals(groupKey)) {
+            if (!group.isEmpty() && key != null && groupPart == batchPart && key.equals(groupKey)) {
                 group.add(row);
                 continue;
             }
             release(false);
-            group = new ArrayList<>();
             group.add(row);
             groupPart = batchPart;
             groupKey = key;
@@ -87,14 +87,11 @@ final class GroupedHandOut {
     }
 
     private void release(boolean lastGroup) {
-        if (group == null) {
-            return;
-        }
         for (int i = 0; i < group.size(); i++) {
             boolean endsGroup = i == group.size() - 1;
             ready.add(new Item(group.get(i), groupPart, groupKey, i + 1, endsGroup, lastGroup && endsGroup));
         }
-        group = null;
+        group.clear();
     }
 
     /** Whether the row handed out last is followed by more of its group, which {@link #next()} hands out without waiting. */
