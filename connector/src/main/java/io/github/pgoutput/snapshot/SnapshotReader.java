@@ -215,7 +215,7 @@ public final class SnapshotReader implements AutoCloseable {
                     orders.add(order);
                     boolean continues = index == 0 && !keyOrder.from().atTableStart();
                     if (continues) {
-                        requireSameOrder(t, keyOrder.from(), order);
+                        TableOrder.requireSame(t, keyOrder.from(), order);
                     }
                     // The first table continues in the ranges it was being read in, unless none of its rows was read.
                     List<ResumableProgress.KeyRange> ranges = continues ? keyOrder.from().rest()
@@ -313,26 +313,6 @@ public final class SnapshotReader implements AutoCloseable {
             }
         }
         return KeyRanges.split(ResumableProgress.KeyRange.ALL, sample, count);
-    }
-
-    /**
-     * A position inside {@code table} names its rows by keys of the order they were read in; a resumption must read in
-     * the same one, or the keys would mean other rows.
-     */
-    private static void requireSameOrder(TableName table, ResumableProgress.Position from, TableOrder order) {
-        String was = from.rowOrder();
-        String now = order.rowOrder();
-        if (Objects.equals(was, now)) {
-            return;
-        }
-        String described = was == null ? "in the order of its unique key" : "in the order of its rows' hashes (" + was + ")";
-        String current = now == null ? "has a unique key now" : "is now read in the order of its rows' hashes (" + now + ")";
-        throw new SnapshotException(Reason.NOT_RESUMABLE, "the interrupted snapshot was reading table " + table + " " + described
-                + ", but the table " + current + ": a key was added or dropped, or the columns of a table without a unique key"
-                + " changed (the hash covers every published column: names, types and modifiers), while the snapshot was"
-                + " interrupted, so the stored position does not name the same rows any more. Restore the table as it was, or"
-                + " take the snapshot again: reset the connector's offsets (DELETE /connectors/<name>/offsets while it is"
-                + " stopped) and drop its slot");
     }
 
     /** The table's size in blocks now: not part of the snapshot, but every row it sees lies in those blocks. */
@@ -489,7 +469,7 @@ public final class SnapshotReader implements AutoCloseable {
                     }
                 }
                 if (group.size() == settings.maxGroupRows()) {
-                    throw tooManyIdenticalRows(table, order, group.size());
+                    throw RowHashOrder.tooManyIdenticalRows(table.name(), order, group.size());
                 }
                 group.add(row);
                 groupKey = key;
@@ -520,24 +500,6 @@ public final class SnapshotReader implements AutoCloseable {
                 ending.notifyAll();
             }
         }
-    }
-
-    /**
-     * A group of identical rows (equal hashes, in a table without a unique key) larger than the most one Kafka
-     * transaction may hold: a resumed read could not tell which of them Kafka has, so they must be committed together.
-     */
-    private SnapshotException tooManyIdenticalRows(SnapshotTable table, TableOrder order, int rows) {
-        if (!(order instanceof RowHashOrder)) {
-            throw new IllegalStateException("a unique key has one row per key, but " + table.name() + " has " + rows + " with one key");
-        }
-        return new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no unique key and more than " + rows
-                + " identical rows (equal in every published column). A resumable snapshot reads such a table in the order of its"
-                + " rows' hashes and cannot tell identical rows apart after a restart, so it writes them in one Kafka transaction,"
-                + " and a transaction holds at most transaction.max.records=" + settings.maxGroupRows() + " records (Connect keeps"
-                + " them in the worker's heap until it commits). Raise transaction.max.records above the largest number of"
-                + " identical rows (SELECT count(*) FROM " + table.name().quoted() + " GROUP BY <every column> ORDER BY 1 DESC"
-                + " LIMIT 1) with the worker's heap, give the table a primary key, or leave it out with snapshot.include.list."
-                + " Nothing of these rows was written");
     }
 
     /** Waits for room in the queue, giving up when the reader is closed or failed. */

@@ -1,8 +1,11 @@
 package io.github.pgoutput.snapshot;
 
+import io.github.pgoutput.replication.TableName;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The order a resumable snapshot reads one table in, so that a position in it (after the last key read from each key
@@ -50,4 +53,27 @@ public sealed interface TableOrder permits TableKey, RowHashOrder {
 
     /** {@link ResumableProgress.Position#rowOrder()} inside this table: null for a unique key. */
     String rowOrder();
+
+    /**
+     * A position inside {@code table} names its rows by keys of the order they were read in; a resumption must read in
+     * the same one, or the keys would mean other rows.
+     *
+     * @throws SnapshotException {@link SnapshotException.Reason#NOT_RESUMABLE} when {@code now} is another order than
+     *                           the one {@code from} was read in
+     */
+    static void requireSame(TableName table, ResumableProgress.Position from, TableOrder now) {
+        String was = from.rowOrder();
+        if (Objects.equals(was, now.rowOrder())) {
+            return;
+        }
+        String described = was == null ? "in the order of its unique key" : "in the order of its rows' hashes (" + was + ")";
+        String current = now.rowOrder() == null ? "has a unique key now"
+                : "is now read in the order of its rows' hashes (" + now.rowOrder() + ")";
+        throw new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "the interrupted snapshot was reading table " + table
+                + " " + described + ", but the table " + current + ": a key was added or dropped, or the columns of a table"
+                + " without a unique key changed (the hash covers every published column: names, types and modifiers), while"
+                + " the snapshot was interrupted, so the stored position does not name the same rows any more. Restore the table"
+                + " as it was, or take the snapshot again: reset the connector's offsets (DELETE /connectors/<name>/offsets while"
+                + " it is stopped) and drop its slot");
+    }
 }
