@@ -202,22 +202,21 @@ public final class RowHashOrder implements TableOrder {
     }
 
     /**
-     * The refusal of a group of more than {@code limit} identical rows (equal hashes) of {@code table}: a resumed read
-     * could not tell which of them Kafka has, so they are written in one Kafka transaction, which holds at most
-     * {@code transaction.max.records}. Thrown before any row of the group is handed out.
+     * The refusal of a group of {@code rows} identical rows (equal hashes) of {@code table}, more than {@code limit}
+     * ({@code transaction.max.records}): a resumed read could not tell which of them Kafka has, so they are written in
+     * one Kafka transaction, under any {@code transaction.boundary}. Thrown before any row of the group is handed out.
      */
-    static SnapshotException tooManyIdenticalRows(TableName table, TableOrder order, int limit) {
+    static SnapshotException tooManyIdenticalRows(TableName table, TableOrder order, int limit, long rows) {
         if (!(order instanceof RowHashOrder)) {
-            throw new IllegalStateException("a unique key has one row per key, but " + table + " has " + limit + " with one key");
+            throw new IllegalStateException("a unique key has one row per key, but " + table + " has " + rows + " with one key");
         }
-        return new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "table " + table + " has no unique key and more than "
-                + limit + " identical rows (equal in every published column). A resumable snapshot reads such a table in the order"
-                + " of its rows' hashes and cannot tell identical rows apart after a restart, so it writes them in one Kafka"
-                + " transaction, and a transaction holds at most transaction.max.records=" + limit + " records (Connect keeps"
-                + " them in the worker's heap until it commits). Raise transaction.max.records above the largest number of"
-                + " identical rows (SELECT count(*) FROM " + table.quoted() + " GROUP BY <every column> ORDER BY 1 DESC LIMIT 1)"
-                + " with the worker's heap, give the table a primary key, or leave it out with snapshot.include.list. Nothing of"
-                + " these rows was written");
+        return new SnapshotException(SnapshotException.Reason.NOT_RESUMABLE, "table " + table + " has no unique key and " + rows
+                + " identical rows (equal in every published column), more than transaction.max.records=" + limit + ". A resumable"
+                + " snapshot reads such a table in the order of its rows' hashes and cannot tell identical rows apart after a"
+                + " restart, so it writes them in one Kafka transaction, under any transaction.boundary (a transaction of"
+                + " snapshot rows ends with a poll, and Connect keeps its records in the worker's heap until it commits). Raise"
+                + " transaction.max.records to at least " + rows + " with the worker's heap, give the table a primary key, or"
+                + " leave it out with snapshot.include.list. Nothing of these rows was written");
     }
 
     private static String quote(String identifier) {

@@ -469,7 +469,9 @@ public final class SnapshotReader implements AutoCloseable {
                     }
                 }
                 if (group.size() == settings.maxGroupRows()) {
-                    throw RowHashOrder.tooManyIdenticalRows(table.name(), order, group.size());
+                    group.clear();
+                    throw RowHashOrder.tooManyIdenticalRows(table.name(), order, settings.maxGroupRows(),
+                            settings.maxGroupRows() + 1 + restOfGroup(copy, parser, width, order, key));
                 }
                 group.add(row);
                 groupKey = key;
@@ -500,6 +502,19 @@ public final class SnapshotReader implements AutoCloseable {
                 ending.notifyAll();
             }
         }
+    }
+
+    /**
+     * Counts, without keeping them, the rows of {@code copy} that still have the key {@code key}: the size of a group too
+     * large to hand out, for the message that refuses it.
+     */
+    private int restOfGroup(CopyOut copy, CopyText parser, int width, TableOrder order, List<String> key) throws SQLException {
+        int rows = 0;
+        byte[] line;
+        while (!closed.get() && (line = copy.readFromCopy()) != null && order.takeKey(parser.parse(line, width)).equals(key)) {
+            rows++;
+        }
+        return rows;
     }
 
     /** Waits for room in the queue, giving up when the reader is closed or failed. */

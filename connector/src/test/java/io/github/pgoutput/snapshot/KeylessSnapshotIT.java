@@ -296,8 +296,8 @@ class KeylessSnapshotIT {
                     }
                 }
             }).isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(SnapshotException.Reason.NOT_RESUMABLE))
-                    .hasMessageContaining("table public.same has no unique key and more than 5 identical rows")
-                    .hasMessageContaining("transaction.max.records=5");
+                    .hasMessageContaining("table public.same has no unique key and 6 identical rows")
+                    .hasMessageContaining("more than transaction.max.records=5").hasMessageContaining("to at least 6");
             assertThat(handedOut).as("none of the six").doesNotContain("1");
         }
     }
