@@ -11,7 +11,8 @@
 #   bench/worker-kill.sh --rows 1000000 --modes eosc --runs 1 --no-kill     time one uninterrupted delivery
 #   bench/worker-kill.sh --snapshot --modes eosp,eosc --connector max.batch.size=100    the kill inside a snapshot
 #   bench/worker-kill.sh --incremental --connector incremental.snapshot.chunk.size=256   inside an incremental snapshot
-# Options: --rows, --runs, --modes, --heap (worker -Xmx, 3g), --timeout (600s), --no-kill, --snapshot, --incremental, repeatable
+#   bench/worker-kill.sh --keyless --rows 100000 --modes eosp,eosc --runs 1    inside a snapshot of tables without a key
+# Options: --rows, --runs, --modes, --heap (worker -Xmx, 3g), --timeout (600s), --no-kill, --snapshot, --incremental, --keyless, repeatable
 # --worker key=value and --connector key=value. Prints a 'worker-kill result' line per run and a summary per mode;
 # exit 1 when an exactly-once run lost or repeated a row or an at-least-once run lost one.
 set -euo pipefail

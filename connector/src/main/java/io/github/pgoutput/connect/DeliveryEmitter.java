@@ -173,10 +173,13 @@ final class DeliveryEmitter {
             if (incremental != null) {
                 incremental.observe(event, current);
             }
-            if (resumedSnapshot != null && resumedSnapshot.skips(event, current)) {
-                // Already in a row of the resumed snapshot as read; numbered the same way after every restart, since
-                // the resumptions stay in the offsets until the stream is past them.
-                continue;
+            if (resumedSnapshot != null) {
+                // What the resumed snapshot's rows as read lack of it (null: nothing); numbered the same way after every
+                // restart, since the resumptions stay in the offsets until the stream is past them.
+                event = resumedSnapshot.lacking(event, current);
+                if (event == null) {
+                    continue;
+                }
             }
             boolean inKafka = debeziumPrefix != null && debeziumPrefix.covers(event);
             if (!inKafka) {

@@ -605,8 +605,9 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "(a big one in up to snapshot.max.threads key ranges at once), and a snapshot interrupted by a stop, a crash "
             + "or a rebalance continues after the last row whose record Kafka holds (the stored offset), each key range "
             + "after its own last row, from a new exported snapshot, instead of being taken again from the start; "
-            + "streaming then skips the changes the continued rows already contain. Every table needs a primary key or a "
-            + "replica identity index, and the slot must be the one the snapshot created. false (the default, as "
+            + "streaming then skips the changes the continued rows already contain. A table without a primary key or "
+            + "replica identity index is read in the order of its rows' hashes, its identical rows together (at most "
+            + "transaction.max.records of them). The slot must be the one the snapshot created. false (the default, as "
             + "Debezium): an interrupted snapshot is taken again. Always on with exactly.once.support=required.";
     private static final String SNAPSHOT_RESUMABLE_DISPLAY = "Resumable snapshot";
 
@@ -715,7 +716,10 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
             + "worker heap until it commits, so a larger delivery fails the task, naming this key, instead of exhausting "
             + "the heap; its transaction aborts and it comes again once the task is restarted. Raise it together with "
             + "the worker's heap (roughly the record size times this number) and producer.override.transaction.timeout.ms, "
-            + "or use transaction.boundary=poll. Without connector boundaries it has no effect.";
+            + "or use transaction.boundary=poll. Without connector boundaries it has no effect on streaming. In a "
+            + "resumable snapshot (exactly.once.support=required, or snapshot.resumable=true) it is also the most identical "
+            + "rows a table without a unique key may hold: they go into one poll, and so one Kafka transaction, since a "
+            + "resumed read cannot tell them apart; a table with more fails the task, naming this key.";
     private static final int TRANSACTION_MAX_RECORDS_DEFAULT = 250_000;
     private static final String TRANSACTION_MAX_RECORDS_DISPLAY = "Max records per Kafka transaction";
 

@@ -145,7 +145,8 @@ public final class SnapshotPhase implements AutoCloseable {
 
     private static SnapshotSettings snapshotSettings(PgOutputSourceConnectorConfig config, ReplicationSettings settings) {
         return SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
-                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName());
+                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName())
+                .withMaxGroupRows(config.transactionMaxRecords());
     }
 
     /**
@@ -166,7 +167,10 @@ public final class SnapshotPhase implements AutoCloseable {
     }
 
     /**
-     * Adds up to {@code room} records to {@code out}.
+     * Adds up to {@code room} records to {@code out}, and past it the rest of a group of identical rows of a table
+     * without a unique key ({@link SnapshotReader#groupContinues()}): the poll's records are one Kafka transaction with
+     * the last one's offset, and a position inside such a group cannot say which of its rows are in Kafka. A group holds
+     * at most {@code transaction.max.records} rows (the reader fails on a larger one).
      *
      * @return true once the snapshot's last record was added (or the snapshot had no rows)
      */
@@ -176,7 +180,7 @@ public final class SnapshotPhase implements AutoCloseable {
             add(builder.snapshotTruncate(tables.get(tables.size() - truncatesToEmit--), consistentPoint, reader.transactionId()),
                     inProgress(), out, builder);
         }
-        while (!done && out.size() < room) {
+        while (!done && (out.size() < room || reader.groupContinues())) {
             SnapshotRow row = reader.next(out.isEmpty() ? ROW_WAIT : Duration.ZERO);
             if (row == null) {
                 if (reader.finished()) {
@@ -204,7 +208,7 @@ public final class SnapshotPhase implements AutoCloseable {
         if (resumable != null) {
             // The rows still to read after the row just handed out, whose record this offset goes with.
             return SourceOffsets.snapshotInProgress(consistentPoint, new StoredOffset.Progress(resumable.fingerprint(), reader.position(),
-                    resumable.resumes()));
+                    resumable.resumes()), reader.rowInGroup());
         }
         return SourceOffsets.snapshotInProgress(consistentPoint);
     }

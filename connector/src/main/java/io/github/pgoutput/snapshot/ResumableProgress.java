@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
@@ -31,6 +32,8 @@ public final class ResumableProgress {
 
     /** An open bound in the text form: no key value encodes to it, since URL encoding escapes {@code ~}. */
     private static final String OPEN = "~";
+    /** What may follow the table index after {@code #}: a fingerprint, which never holds {@code :}. */
+    private static final Pattern ROW_ORDER = Pattern.compile("[0-9a-z-]{1,40}");
 
     private ResumableProgress() {
     }
@@ -60,9 +63,12 @@ public final class ResumableProgress {
      * The rows still to read: in table {@code table} (an index into the snapshot's table list) those whose key lies in
      * one of {@code rest}, and every row of the later tables.
      *
-     * @param rest the table's ranges still to read, in key order; a range may hold no row any more
+     * @param rest     the table's ranges still to read, in key order; a range may hold no row any more
+     * @param rowOrder null when the table is read in the order of its unique key; for a table without one, read in the
+     *                 order of a hash of its rows ({@link RowHashOrder}), that order's {@link RowHashOrder#fingerprint()}:
+     *                 the bounds are hashes, which mean nothing under another column list
      */
-    public record Position(int table, List<KeyRange> rest) {
+    public record Position(int table, List<KeyRange> rest, String rowOrder) {
         public Position {
             if (table < 0) {
                 throw new IllegalArgumentException("table index must be 0 or more, was " + table);
@@ -71,6 +77,14 @@ public final class ResumableProgress {
             if (rest.isEmpty()) {
                 throw new IllegalArgumentException("a position names at least one range of its table still to read");
             }
+            if (rowOrder != null && !ROW_ORDER.matcher(rowOrder).matches()) {
+                throw new IllegalArgumentException("not a row order fingerprint: '" + rowOrder + "'");
+            }
+        }
+
+        /** In a table read in the order of its unique key. */
+        public Position(int table, List<KeyRange> rest) {
+            this(table, rest, null);
         }
 
         /** Before the first row of table {@code table}. */
@@ -121,11 +135,16 @@ public final class ResumableProgress {
     }
 
     /**
-     * {@code table:after!upTo;after!upTo...}, each bound its key values joined by {@code ,}, or {@code ~} when open.
-     * The form of releases before key ranges, {@code table:key}, is still read ({@link #decodePosition}).
+     * {@code table:after!upTo;after!upTo...}, each bound its key values joined by {@code ,}, or {@code ~} when open;
+     * {@code table#rowOrder:...} in a table read in the order of its row hashes. The form of releases before key
+     * ranges, {@code table:key}, is still read ({@link #decodePosition}).
      */
     public static String encode(Position position) {
-        StringBuilder sb = new StringBuilder().append(position.table()).append(':');
+        StringBuilder sb = new StringBuilder().append(position.table());
+        if (position.rowOrder() != null) {
+            sb.append('#').append(position.rowOrder());
+        }
+        sb.append(':');
         for (int i = 0; i < position.rest().size(); i++) {
             if (i > 0) {
                 sb.append(';');
@@ -157,14 +176,17 @@ public final class ResumableProgress {
         if (colon <= 0) {
             throw new IllegalArgumentException("not a snapshot position (table:key,...): '" + text + "'");
         }
+        String head = text.substring(0, colon);
+        int hash = head.indexOf('#');
+        String rowOrder = hash < 0 ? null : head.substring(hash + 1);
         int table;
         try {
-            table = Integer.parseInt(text.substring(0, colon));
+            table = Integer.parseInt(hash < 0 ? head : head.substring(0, hash));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a snapshot position (table:key,...): '" + text + "'");
         }
         String rest = text.substring(colon + 1);
-        if (rest.indexOf('!') < 0) {
+        if (rest.indexOf('!') < 0 && rowOrder == null) {
             // The single-range form of earlier releases: the last key read, empty before the table's first row.
             return rest.isEmpty() ? Position.startOf(table) : Position.after(table, decodeKey(rest));
         }
@@ -176,7 +198,7 @@ public final class ResumableProgress {
             }
             ranges.add(new KeyRange(decodeBound(part.substring(0, bang)), decodeBound(part.substring(bang + 1))));
         }
-        return new Position(table, ranges);
+        return new Position(table, ranges, rowOrder);
     }
 
     private static List<String> decodeBound(String text) {

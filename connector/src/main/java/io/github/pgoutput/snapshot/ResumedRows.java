@@ -1,6 +1,7 @@
 package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ResumableProgress.Resume;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
@@ -9,12 +10,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * Which streamed changes a resumed snapshot already contains. A resumed snapshot reads the rows it had not reached
@@ -27,12 +28,15 @@ import java.util.function.Function;
  * read as of a consistent point after the change's commit. Rows are placed by table index first and, within the table a
  * resumption began in, by comparing keys in PostgreSQL ({@link TableKey#comparison()}) with the bounds of the key
  * ranges that were still to read, so that the order is the key's btree order with its collation, the order the
- * snapshot read in. Only changes committed before the last
+ * snapshot read in. In a table without a unique key, read in the order of its rows' hashes ({@link RowHashOrder}), the
+ * row's hash is computed in PostgreSQL from the change's values, the way the snapshot hashed the table's rows, and
+ * compared with the bounds (hex text, in byte order); a change whose columns are not the ones the snapshot hashed
+ * (another {@link RowHashOrder#fingerprint}) cannot be placed. Only changes committed before the last
  * resumption's point need a comparison; the caller drops this object once the stream has passed {@link #until()}.
  *
  * <p>Not thread-safe: the task's poll thread.
  */
-public final class ResumedRows implements AutoCloseable {
+public final class ResumedRows implements RowPlacement {
 
     private final ConnectionSource connections;
     private final String publication;
@@ -41,7 +45,13 @@ public final class ResumedRows implements AutoCloseable {
     private final Lsn until;
     private final Map<TableName, TableKey> keys = new HashMap<>();
     private final Map<TableName, PreparedStatement> comparisons = new HashMap<>();
+    /** Per table, the statement hashing a row of the columns whose fingerprint it is keyed by. */
+    private final Map<TableName, Map<String, Hashing>> hashings = new HashMap<>();
     private Connection sql;
+
+    /** A row-hash order and its prepared hash statement. */
+    private record Hashing(RowHashOrder order, PreparedStatement statement) {
+    }
 
     /**
      * @param tables      the snapshot's table list, in reading order (its fingerprint was checked by the caller)
@@ -67,13 +77,13 @@ public final class ResumedRows implements AutoCloseable {
     }
 
     /**
-     * Whether the change to the row of {@code table} whose key columns {@code textOf} gives (type output text by column
-     * name; null when the change does not carry the value), committed at {@code commitLsn}, is already in the row as a
-     * resumed part read it. A change whose key is not known completely is never skipped.
+     * {@inheritDoc} A change whose key (or, in a table read in row-hash order, whose any column) is not known
+     * completely is never skipped.
      *
      * @throws SnapshotException {@link Reason#READ_FAILED} when the comparison cannot be made
      */
-    public boolean contains(Lsn commitLsn, TableName table, Function<String, String> textOf) {
+    @Override
+    public boolean contains(Lsn commitLsn, TableName table, ChangedRow row) {
         Integer index = indexes.get(table);
         if (index == null || !commitLsn.isBefore(until)) {
             return false;
@@ -85,9 +95,15 @@ public final class ResumedRows implements AutoCloseable {
                 boolean after;
                 if (index != r.after().table() || r.after().atTableStart()) {
                     after = index >= r.after().table();
+                } else if (r.after().rowOrder() != null) {
+                    String hash = hashOf(table, row, r.after().rowOrder());
+                    if (hash == null) {
+                        return false;
+                    }
+                    after = r.after().rest().stream().anyMatch(range -> RowHashOrder.inRange(hash, range));
                 } else {
                     if (key == null) {
-                        key = keyOf(table, textOf);
+                        key = keyOf(table, row);
                         if (key == null) {
                             return false;
                         }
@@ -105,11 +121,7 @@ public final class ResumedRows implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether a part of {@code table} was read as of a consistent point after {@code commitLsn}: a TRUNCATE committed
-     * then is in those rows (they are what was inserted after it) but not in the rows read before, and cannot be
-     * delivered for one part only.
-     */
+    @Override
     public boolean truncateConflicts(Lsn commitLsn, TableName table) {
         Integer index = indexes.get(table);
         if (index == null || !commitLsn.isBefore(until)) {
@@ -123,17 +135,53 @@ public final class ResumedRows implements AutoCloseable {
         return false;
     }
 
-    private List<String> keyOf(TableName table, Function<String, String> textOf) throws SQLException {
+    private List<String> keyOf(TableName table, ChangedRow row) throws SQLException {
         TableKey key = key(table);
         List<String> values = new ArrayList<>();
         for (TableKey.Column c : key.columns()) {
-            String v = textOf.apply(c.name());
+            String v = row.texts().get(c.name());
             if (v == null) {
                 return null;
             }
             values.add(v);
         }
         return values;
+    }
+
+    /**
+     * The hash of {@code row} as a snapshot in row-hash order {@code rowOrder} hashed it, or null when the change's
+     * columns are not those (the table's columns changed since) or it lacks a value.
+     */
+    private String hashOf(TableName table, ChangedRow row, String rowOrder) throws SQLException {
+        if (!RowHashOrder.fingerprint(row.columns()).equals(rowOrder)) {
+            return null;
+        }
+        for (RelationColumn c : row.columns()) {
+            if (!row.carries(c.name())) {
+                return null;
+            }
+        }
+        Map<String, Hashing> byOrder = hashings.computeIfAbsent(table, t -> new HashMap<>());
+        Hashing hashing = byOrder.get(rowOrder);
+        if (hashing == null) {
+            RowHashOrder order = RowHashOrder.of(connection(), table, row.columns());
+            hashing = new Hashing(order, connection().prepareStatement(order.streamHashQuery()));
+            byOrder.put(rowOrder, hashing);
+        }
+        PreparedStatement st = hashing.statement();
+        List<String> names = hashing.order().columnNames();
+        for (int i = 0; i < names.size(); i++) {
+            String text = row.texts().get(names.get(i));
+            if (text == null) {
+                st.setNull(i + 1, Types.VARCHAR);
+            } else {
+                st.setString(i + 1, text);
+            }
+        }
+        try (ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 
     /** Whether {@code key} lies in one of {@code ranges}: after a range's lower bound and at most its upper bound. */
@@ -190,6 +238,7 @@ public final class ResumedRows implements AutoCloseable {
             }
             sql = null;
             comparisons.clear();
+            hashings.clear();
         }
     }
 }

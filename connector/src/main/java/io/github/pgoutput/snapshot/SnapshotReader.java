@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -41,10 +40,14 @@ import java.util.regex.Pattern;
  * filling); when the consumer does not keep up, the readers wait. Memory therefore does not depend on table size. Rows
  * of parts read at the same time interleave; each part's rows come in the order COPY returns them.
  *
- * <p>A resumable snapshot ({@link #startInKeyOrder}) reads each table in key order instead, one table after another:
- * a table of at least two {@link BlockRanges} worth of blocks is split into up to {@code snapshot.max.threads}
- * {@link KeyRanges} read at once, each in key order, and no part of the next table is begun before every part of this
- * one is queued. {@link #position()} then says, after each row handed out, which rows are still to read.
+ * <p>A resumable snapshot ({@link #startInKeyOrder}) reads each table in the order of its {@link TableOrder} instead
+ * (its unique key, or for a table without one the hashes of its rows), one table after another: a table of at least
+ * two {@link BlockRanges} worth of blocks is split into up to {@code snapshot.max.threads} {@link KeyRanges} read at
+ * once, each in that order, and no part of the next table is begun before every part of this one is queued.
+ * {@link #position()} then says, after each row handed out, which rows are still to read. Rows with equal keys (the
+ * identical rows of a table without a unique key) are a group: the readers queue a group in one batch, the position
+ * moves past its key only after its last row, and {@link #groupContinues()} tells the consumer to take the rest of it
+ * before it commits, so that a stored position never falls inside a group.
  *
  * <p>Thread-safety: {@link #next} from one consumer thread; {@link #progress()} and {@link #close()} from any.
  */
@@ -65,8 +68,12 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<TableParts> tableParts;
     /** The rows continue a snapshot begun earlier: none is the snapshot's first. */
     private final boolean continuation;
-    /** In key order: the first table's index in the snapshot's table list, and per table read its key ranges; else null. */
+    /**
+     * In key order: the first table's index in the snapshot's table list, and per table read its order and key ranges;
+     * else null.
+     */
     private final ResumableProgress.Position from;
+    private final List<TableOrder> orders;
     private final List<List<ResumableProgress.KeyRange>> keyRanges;
     /** Consumer side, in key order: the rows still to read after the last row handed out. */
     private ResumableProgress.Position position;
@@ -84,15 +91,12 @@ public final class SnapshotReader implements AutoCloseable {
     private final List<Connection> connections;
     /** The first reader transaction's id, or null on a standby: every snapshot row's {@code source.txId}. */
     private final Long transactionId;
-    /** Consumer side: a row held back until the next item shows whether it is the last; rows handed out so far. */
-    private SnapshotRow held;
-    private int heldPart;
-    private Iterator<SnapshotRow> batch = Collections.emptyIterator();
-    private int batchPart;
+    /** Consumer side: the groups of rows to hand out, the rows handed out so far, the last one's place in its group. */
+    private final GroupedHandOut handOut = new GroupedHandOut();
     private long handedOut;
+    private int rowInGroup;
     /** Consumer side: the tables a row was handed out of, so the next row of any other is its table's first. */
     private final Set<TableName> startedTables = new HashSet<>();
-    private boolean finished;
 
     /**
      * One COPY of the work: table {@code table} (by index), whole or a block range of it, or in key order the key range
@@ -104,15 +108,20 @@ public final class SnapshotReader implements AutoCloseable {
         }
     }
 
-    /** Rows of one part, as they go through the queue. */
-    private record Batch(int part, List<SnapshotRow> rows) {
+    /**
+     * Rows of one part, as they go through the queue, whole groups only.
+     *
+     * @param keys in key order each row's key, else null
+     */
+    private record Batch(int part, List<SnapshotRow> rows, List<List<String>> keys) {
     }
 
     private SnapshotReader(List<SnapshotTable> tables, List<Part> parts, SnapshotSettings settings, List<Connection> connections,
                            Long transactionId, boolean continuation, boolean firstTableContinues,
-                           ResumableProgress.Position from, List<List<ResumableProgress.KeyRange>> keyRanges) {
+                           ResumableProgress.Position from, List<TableOrder> orders, List<List<ResumableProgress.KeyRange>> keyRanges) {
         this.transactionId = transactionId;
         this.from = from;
+        this.orders = orders;
         this.keyRanges = keyRanges;
         this.position = from;
         this.tables = tables;
@@ -161,7 +170,9 @@ public final class SnapshotReader implements AutoCloseable {
      * marked the snapshot's first, and the first table's first row is not marked first in its table when some of its
      * rows were read before.
      *
-     * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} for a table without a unique key
+     * @throws SnapshotException also {@link Reason#NOT_RESUMABLE} when {@code from} is inside a table whose order is no
+     *                           longer the one it was read in (a key added or dropped, or the columns of a table read
+     *                           in row-hash order changed)
      */
     public static SnapshotReader startInKeyOrder(ConnectionSource connectionSource, String snapshotName, List<TableName> tables, String user,
                                                  SnapshotSettings settings, ResumableProgress.Position from, boolean continuation) {
@@ -185,6 +196,7 @@ public final class SnapshotReader implements AutoCloseable {
         List<TableName> selected = keyOrder != null ? List.copyOf(capturedTables.subList(keyOrder.from().table(), capturedTables.size()))
                 : capturedTables.stream().filter(settings::includes).distinct().toList();
         List<List<ResumableProgress.KeyRange>> keyRanges = keyOrder == null ? null : new ArrayList<>();
+        List<TableOrder> orders = keyOrder == null ? null : new ArrayList<>();
         List<Connection> connections = new ArrayList<>();
         try {
             Connection first = connectionSource.open();
@@ -199,13 +211,22 @@ public final class SnapshotReader implements AutoCloseable {
                 int index = described.size();
                 described.add(table);
                 if (keyOrder != null) {
-                    TableKey key = TableKey.of(first, table, TableKey.Reader.RESUMABLE_SNAPSHOT);
+                    TableOrder order = TableOrder.of(first, table);
+                    orders.add(order);
+                    boolean continues = index == 0 && !keyOrder.from().atTableStart();
+                    if (continues) {
+                        TableOrder.requireSame(t, keyOrder.from(), order);
+                    }
                     // The first table continues in the ranges it was being read in, unless none of its rows was read.
-                    List<ResumableProgress.KeyRange> ranges = index == 0 && !keyOrder.from().atTableStart() ? keyOrder.from().rest()
-                            : keyRanges(first, table, key, settings.maxThreads());
+                    List<ResumableProgress.KeyRange> ranges = continues ? keyOrder.from().rest()
+                            : keyRanges(first, table, order, settings.maxThreads());
                     keyRanges.add(ranges);
                     for (int r = 0; r < ranges.size(); r++) {
-                        parts.add(new Part(index, key.orderedCopy(table, ranges.get(r)), r));
+                        parts.add(new Part(index, order.orderedCopy(table, ranges.get(r)), r));
+                    }
+                    if (order instanceof RowHashOrder) {
+                        LOG.info("Snapshot {}: {} has no unique key: it is read in the order of its rows' hashes ({}), its identical"
+                                + " rows handed out together", snapshotName, t, order.rowOrder());
                     }
                     if (ranges.size() > 1) {
                         LOG.info("Snapshot {}: {} is read in {} key ranges at once", snapshotName, t, ranges.size());
@@ -230,7 +251,7 @@ public final class SnapshotReader implements AutoCloseable {
             }
             SnapshotReader reader = new SnapshotReader(List.copyOf(described), parts, settings, connections,
                     transactionId(first), keyOrder != null && keyOrder.continuation(),
-                    keyOrder != null && !keyOrder.from().atTableStart(), keyOrder == null ? null : keyOrder.from(), keyRanges);
+                    keyOrder != null && !keyOrder.from().atTableStart(), keyOrder == null ? null : keyOrder.from(), orders, keyRanges);
             LOG.info("Snapshot {}: reading {} table(s) in {} part(s) with {} thread(s){}: {}", snapshotName, selected.size(),
                     parts.size(), threadCount, keyOrder == null ? "" : " in key order, one table after another"
                             + (keyOrder.from().atTableStart() ? "" : ", the first in the ranges still to read "
@@ -266,7 +287,7 @@ public final class SnapshotReader implements AutoCloseable {
      * keys ({@link KeyRanges}). The sample is read in the snapshot, but any split points would do: the ranges always
      * cover every key.
      */
-    private static List<ResumableProgress.KeyRange> keyRanges(Connection c, SnapshotTable table, TableKey key, int readers)
+    private static List<ResumableProgress.KeyRange> keyRanges(Connection c, SnapshotTable table, TableOrder order, int readers)
             throws SQLException {
         List<ResumableProgress.KeyRange> whole = List.of(ResumableProgress.KeyRange.ALL);
         if (readers == 1 || table.partitioned()) {
@@ -279,12 +300,12 @@ public final class SnapshotReader implements AutoCloseable {
         }
         List<List<String>> sample = new ArrayList<>();
         CopyText parser = new CopyText();
-        CopyOut copy = c.unwrap(PGConnection.class).getCopyAPI()
-                .copyOut(key.sampledKeysCopy(table, ResumableProgress.KeyRange.ALL, KeyRanges.samplePercent(blocks)));
+        CopyOut copy = c.unwrap(PGConnection.class).getCopyAPI().copyOut(order.sampledKeysCopy(table, KeyRanges.samplePercent(blocks)));
+        int width = order.keyWidth();
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
-                sample.add(List.copyOf(parser.parse(line, key.columns().size())));
+                sample.add(List.copyOf(parser.parse(line, width)));
             }
         } finally {
             if (copy.isActive()) {
@@ -403,6 +424,8 @@ public final class SnapshotReader implements AutoCloseable {
     private void readPart(Connection connection, int partIndex, Part part, CopyText parser) throws SQLException, InterruptedException {
         int index = part.table();
         SnapshotTable table = tables.get(index);
+        TableOrder order = orders == null ? null : orders.get(index);
+        int width = table.columns().size() + (order == null ? 0 : order.extraColumns());
         SnapshotProgress.Counter counter = progress.counter(index);
         if (counter.begin(System.nanoTime())) {
             LOG.info("Snapshot of {} started ({} rows estimated, {} columns)", table.name(),
@@ -410,8 +433,12 @@ public final class SnapshotReader implements AutoCloseable {
         }
         long nextLog = System.nanoTime() + settings.progressInterval().toNanos();
         CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(part.copyCommand());
-        SnapshotRow pending = null;
+        // The current group (rows with equal keys in key order, else one row) goes into a batch only whole, once a row
+        // of another group follows; the part's last group is held for the table's end (TableParts).
+        List<SnapshotRow> group = new ArrayList<>();
+        List<String> groupKey = null;
         List<SnapshotRow> rows = new ArrayList<>(batchRows);
+        List<List<String>> keys = order == null ? null : new ArrayList<>(batchRows);
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
@@ -419,19 +446,35 @@ public final class SnapshotReader implements AutoCloseable {
                     return;
                 }
                 SnapshotRow row;
+                List<String> key;
                 try {
-                    row = new SnapshotRow(table, parser.parse(line, table.columns().size()), false, false, SnapshotRow.Marker.TRUE);
+                    List<String> values = parser.parse(line, width);
+                    key = order == null ? null : order.takeKey(values);
+                    row = new SnapshotRow(table, values, false, false, SnapshotRow.Marker.TRUE);
                 } catch (IllegalArgumentException e) {
                     throw new SnapshotException(Reason.READ_FAILED, "table " + table.name() + ": " + e.getMessage(), e);
                 }
-                if (pending != null) {
-                    rows.add(pending);
-                    if (rows.size() == batchRows) {
-                        put(new Batch(partIndex, rows));
+                if (!group.isEmpty() && (key == null || !key.equals(groupKey))) {
+                    for (SnapshotRow grouped : group) {
+                        rows.add(grouped);
+                        if (keys != null) {
+                            keys.add(groupKey);
+                        }
+                    }
+                    group.clear();
+                    if (rows.size() >= batchRows) {
+                        put(new Batch(partIndex, rows, keys));
                         rows = new ArrayList<>(batchRows);
+                        keys = order == null ? null : new ArrayList<>(batchRows);
                     }
                 }
-                pending = row;
+                if (group.size() == settings.maxGroupRows()) {
+                    group.clear();
+                    throw RowHashOrder.tooManyIdenticalRows(table.name(), order, settings.maxGroupRows(),
+                            settings.maxGroupRows() + 1 + restOfGroup(copy, parser, width, order, key));
+                }
+                group.add(row);
+                groupKey = key;
                 long done = counter.rows.incrementAndGet();
                 if ((done & 1023) == 0 && System.nanoTime() >= nextLog) {
                     LOG.info("Snapshot of {}", counter.status(System.nanoTime()).describe());
@@ -448,10 +491,10 @@ public final class SnapshotReader implements AutoCloseable {
         // other parts queued all theirs before they took the lock to end.
         synchronized (ending) {
             if (!rows.isEmpty()) {
-                put(new Batch(partIndex, rows));
+                put(new Batch(partIndex, rows, keys));
             }
-            for (TableParts.PartRow held : ending.partEnded(partIndex, pending)) {
-                put(new Batch(held.part(), List.of(held.row())));
+            for (TableParts.PartRows held : ending.partEnded(group.isEmpty() ? null : new TableParts.PartRows(partIndex, group, groupKey))) {
+                put(new Batch(held.part(), held.rows(), order == null ? null : Collections.nCopies(held.rows().size(), held.key())));
             }
             if (ending.done()) {
                 counter.endNanos = System.nanoTime();
@@ -459,6 +502,19 @@ public final class SnapshotReader implements AutoCloseable {
                 ending.notifyAll();
             }
         }
+    }
+
+    /**
+     * Counts, without keeping them, the rows of {@code copy} that still have the key {@code key}: the size of a group too
+     * large to hand out, for the message that refuses it.
+     */
+    private int restOfGroup(CopyOut copy, CopyText parser, int width, TableOrder order, List<String> key) throws SQLException {
+        int rows = 0;
+        byte[] line;
+        while (!closed.get() && (line = copy.readFromCopy()) != null && order.takeKey(parser.parse(line, width)).equals(key)) {
+            rows++;
+        }
+        return rows;
     }
 
     /** Waits for room in the queue, giving up when the reader is closed or failed. */
@@ -479,13 +535,18 @@ public final class SnapshotReader implements AutoCloseable {
     /**
      * Returns the next row, waiting at most {@code maxWait} for one; null when none is ready yet or the snapshot is
      * {@linkplain #finished() finished}. The row's {@link SnapshotRow#marker()} is {@code LAST} only on the very last
-     * row, which is therefore handed out only once every table is read.
+     * row, which is therefore handed out only once every table is read. While {@link #groupContinues()}, the next row
+     * is returned at once.
      *
      * @throws SnapshotException when a reader failed; the reader is unusable then (close it)
      */
     public SnapshotRow next(Duration maxWait) throws InterruptedException {
         long deadline = System.nanoTime() + maxWait.toNanos();
-        while (!finished) {
+        while (!handOut.finished()) {
+            GroupedHandOut.Item item = handOut.next();
+            if (item != null) {
+                return handOut(item);
+            }
             RuntimeException failed = failure.get();
             if (failed != null) {
                 throw failed;
@@ -493,60 +554,65 @@ public final class SnapshotReader implements AutoCloseable {
             if (closed.get()) {
                 throw new IllegalStateException("the snapshot reader is closed");
             }
-            if (batch.hasNext()) {
-                SnapshotRow previous = held;
-                int previousPart = heldPart;
-                held = batch.next();
-                heldPart = batchPart;
-                if (previous != null) {
-                    return handOut(previous, previousPart, false);
-                }
-                continue;
-            }
             long left = deadline - System.nanoTime();
-            Object item = queue.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100))), TimeUnit.NANOSECONDS);
-            if (item == null) {
+            Object queued = queue.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100))), TimeUnit.NANOSECONDS);
+            if (queued == null) {
                 if (left <= 0) {
                     return null;
                 }
                 continue;
             }
-            if (item == END) {
-                finished = true;
-                if (held == null) {
-                    return null;
-                }
-                SnapshotRow last = held;
-                held = null;
-                return handOut(last, heldPart, true);
+            if (queued == END) {
+                handOut.end();
+            } else {
+                Batch rows = (Batch) queued;
+                handOut.batch(rows.part(), rows.rows(), rows.keys());
             }
-            Batch rows = (Batch) item;
-            batch = rows.rows().iterator();
-            batchPart = rows.part();
         }
         return null;
     }
 
-    private SnapshotRow handOut(SnapshotRow row, int partIndex, boolean last) {
-        SnapshotRow.Marker marker = last ? SnapshotRow.Marker.LAST
+    /**
+     * Whether the row {@link #next} returned last is followed by more rows of its group (identical rows of a table
+     * without a unique key), which {@link #next} returns without waiting: a caller that commits what it has must
+     * take them first, or the stored position, which moves past a group only after its last row, would say that the
+     * rows of it already in Kafka are still to read.
+     */
+    public boolean groupContinues() {
+        return handOut.groupContinues();
+    }
+
+    /**
+     * The place of the row {@link #next} returned last among the rows of its group, from 1: above 1 only for a copy of
+     * an identical row of a table without a unique key. Such copies share their {@link #position()} (it moves past a
+     * group after its last row), so a caller that stores it with each row must tell them apart by this.
+     */
+    public int rowInGroup() {
+        return rowInGroup;
+    }
+
+    private SnapshotRow handOut(GroupedHandOut.Item item) {
+        SnapshotRow row = item.row();
+        SnapshotRow.Marker marker = item.last() ? SnapshotRow.Marker.LAST
                 : handedOut == 0 && !continuation ? SnapshotRow.Marker.FIRST : SnapshotRow.Marker.TRUE;
         handedOut++;
-        if (keyRanges != null) {
-            advancePosition(parts.get(partIndex), row);
+        rowInGroup = item.rowInGroup();
+        if (keyRanges != null && item.endsGroup()) {
+            advancePosition(parts.get(item.part()), item.key());
         }
         // Marked here, not by the readers: with a table's block ranges read at once, the row a reader reads first is
         // not necessarily the first to reach the queue.
         return row.withMarkers(startedTables.add(row.table().name()), marker);
     }
 
-    /** In key order: {@code row}, of {@code part}, was handed out, so its range continues after its key. */
-    private void advancePosition(Part part, SnapshotRow row) {
+    /** In key order: the last row of a group with key {@code key}, of {@code part}, was handed out, so its range continues after it. */
+    private void advancePosition(Part part, List<String> key) {
         if (part.table() != positionTable) {
             positionTable = part.table();
             positionRanges = new ArrayList<>(keyRanges.get(part.table()));
         }
-        positionRanges.set(part.range(), positionRanges.get(part.range()).after(row.keyValues()));
-        position = new ResumableProgress.Position(from.table() + part.table(), positionRanges);
+        positionRanges.set(part.range(), positionRanges.get(part.range()).after(key));
+        position = new ResumableProgress.Position(from.table() + part.table(), positionRanges, orders.get(part.table()).rowOrder());
     }
 
     /**
@@ -565,7 +631,7 @@ public final class SnapshotReader implements AutoCloseable {
 
     /** True once every row was handed out by {@link #next}. */
     public boolean finished() {
-        return finished;
+        return handOut.finished();
     }
 
     /** The tables being read, in reading order. */

@@ -42,17 +42,6 @@ public record SnapshotRow(SnapshotTable table, List<String> values, boolean firs
         Objects.requireNonNull(marker, "marker");
     }
 
-    /** The values of the columns pgoutput flags as the key (the replica identity), in column order. */
-    public List<String> keyValues() {
-        List<String> key = new java.util.ArrayList<>();
-        for (int i = 0; i < values.size(); i++) {
-            if (table.columns().get(i).partOfKey()) {
-                key.add(values.get(i));
-            }
-        }
-        return key;
-    }
-
     SnapshotRow withMarkers(boolean first, Marker value) {
         return new SnapshotRow(table, values, first, lastInTable, value);
     }

@@ -14,14 +14,14 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The unique key a resumable snapshot reads a table in the order of: the columns pgoutput flags as the replica
- * identity (the primary key, or the index of REPLICA IDENTITY USING INDEX), with their SQL types and collations, so
- * that the reading order, the lower bound of a resumed read and the comparisons of {@link ResumedRows} all use the
- * same btree order PostgreSQL uses for that key. Immutable.
+ * The unique key a resumable snapshot reads a table in the order of: the replica identity's columns (the primary key,
+ * or the index of REPLICA IDENTITY USING INDEX), or for a resumable snapshot of a table with REPLICA IDENTITY FULL or
+ * NOTHING its primary key, with their SQL types and collations, so that the reading order, the lower bound of a resumed read and
+ * the comparisons of {@link ResumedRows} all use the same btree order PostgreSQL uses for that key. Immutable.
  *
  * @param columns the key columns in attribute order (pgoutput's order), each with its index in {@link SnapshotTable#columns()}
  */
-public record TableKey(TableName table, List<Column> columns) {
+public record TableKey(TableName table, List<Column> columns) implements TableOrder {
 
     /**
      * One key column.
@@ -66,24 +66,45 @@ public record TableKey(TableName table, List<Column> columns) {
      * The key of {@code table} as of the reader's snapshot.
      *
      * @param reader what needs the key, for the message
-     * @throws SnapshotException {@link Reason#NOT_RESUMABLE} when the table's replica identity is not a unique key
-     *                           (no primary key, REPLICA IDENTITY FULL or NOTHING): its rows have no order a resumed
-     *                           read could continue in
+     * @throws SnapshotException {@link Reason#NOT_RESUMABLE} when the table has no unique key {@code reader} can use (no
+     *                           primary key or replica identity index; under REPLICA IDENTITY FULL or NOTHING a
+     *                           resumable snapshot uses the primary key, an incremental snapshot none), or the
+     *                           publication leaves its columns out: its rows have no order that reader could continue in
      */
     static TableKey of(Connection sql, SnapshotTable table, Reader reader) throws SQLException {
-        try (PreparedStatement st = sql.prepareStatement("SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid"
-                + " AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)))"
-                + " FROM pg_class c WHERE c.oid = ?::regclass")) {
+        TableKey key = unique(sql, table, reader == Reader.RESUMABLE_SNAPSHOT);
+        if (key != null) {
+            return key;
+        }
+        String identity;
+        try (PreparedStatement st = sql.prepareStatement("SELECT relreplident FROM pg_class WHERE oid = ?::regclass")) {
             st.setString(1, table.name().quoted());
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
-                if (!rs.getBoolean(2)) {
-                    throw new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no primary key (or replica identity"
-                            + " index) but REPLICA IDENTITY " + identity(rs.getString(1)) + ", so " + reader.description + " cannot read"
-                            + " it " + reader.how + ". Give it a primary key, or ALTER TABLE "
-                            + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>, " + reader.wayOut);
-                }
+                identity = identity(rs.getString(1));
             }
+        }
+        if (!keyColumnNames(sql, table, reader == Reader.RESUMABLE_SNAPSHOT).isEmpty()) {
+            throw new SnapshotException(Reason.NOT_RESUMABLE, "the publication's column list for table " + table.name()
+                    + " leaves out its key columns, so " + reader.description + " cannot read it in key order; publish the key"
+                    + " columns, " + reader.wayOut);
+        }
+        throw new SnapshotException(Reason.NOT_RESUMABLE, "table " + table.name() + " has no primary key (or replica identity"
+                + " index) but REPLICA IDENTITY " + identity + ", so " + reader.description + " cannot read"
+                + " it " + reader.how + ". Give it a primary key, or ALTER TABLE "
+                + table.name().quoted() + " REPLICA IDENTITY USING INDEX <unique index>, " + reader.wayOut);
+    }
+
+    /**
+     * The table's unique key among its published columns, or null when it has none or the publication leaves a key
+     * column out: the primary key under REPLICA IDENTITY DEFAULT, the replica identity index under USING INDEX, and with
+     * {@code anyIdentityPrimaryKey} the primary key under FULL (pgoutput then sends whole old rows, which hold it) or
+     * NOTHING (pgoutput sends inserts only, whose rows hold it).
+     */
+    static TableKey unique(Connection sql, SnapshotTable table, boolean anyIdentityPrimaryKey) throws SQLException {
+        List<String> names = keyColumnNames(sql, table, anyIdentityPrimaryKey);
+        if (names.isEmpty()) {
+            return null;
         }
         List<Column> columns = new ArrayList<>();
         try (PreparedStatement st = sql.prepareStatement("SELECT format_type(a.atttypid, a.atttypmod),"
@@ -92,7 +113,7 @@ public record TableKey(TableName table, List<Column> columns) {
             List<RelationColumn> published = table.columns();
             for (int i = 0; i < published.size(); i++) {
                 RelationColumn c = published.get(i);
-                if (!c.partOfKey()) {
+                if (!names.contains(c.name())) {
                     continue;
                 }
                 st.setString(1, table.name().quoted());
@@ -103,12 +124,25 @@ public record TableKey(TableName table, List<Column> columns) {
                 }
             }
         }
-        if (columns.isEmpty()) {
-            throw new SnapshotException(Reason.NOT_RESUMABLE, "the publication's column list for table " + table.name()
-                    + " leaves out its key columns, so " + reader.description + " cannot read it in key order; publish the key"
-                    + " columns, " + reader.wayOut);
+        return columns.size() == names.size() ? new TableKey(table.name(), columns) : null;
+    }
+
+    /** The names of the columns of the table's unique key (see {@link #unique}), published or not; empty without one. */
+    private static List<String> keyColumnNames(Connection sql, SnapshotTable table, boolean anyIdentityPrimaryKey) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement st = sql.prepareStatement("SELECT a.attname FROM pg_class c JOIN pg_index i ON i.indrelid = c.oid"
+                + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)"
+                + " WHERE c.oid = ?::regclass AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)"
+                + " OR (? AND c.relreplident IN ('f', 'n') AND i.indisprimary))")) {
+            st.setString(1, table.name().quoted());
+            st.setBoolean(2, anyIdentityPrimaryKey);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
         }
-        return new TableKey(table.name(), columns);
+        return names;
     }
 
     private static String identity(String relreplident) {
@@ -133,8 +167,34 @@ public record TableKey(TableName table, List<Column> columns) {
      * The COPY reading the rows of {@code range} in key order. Literals are written as standard-conforming strings (the
      * reader sets {@code standard_conforming_strings}).
      */
-    String orderedCopy(SnapshotTable snapshotTable, ResumableProgress.KeyRange range) {
+    @Override
+    public String orderedCopy(SnapshotTable snapshotTable, ResumableProgress.KeyRange range) {
         return orderedCopy(snapshotTable, range, null, 0);
+    }
+
+    @Override
+    public String sampledKeysCopy(SnapshotTable snapshotTable, double percent) {
+        return sampledKeysCopy(snapshotTable, ResumableProgress.KeyRange.ALL, percent);
+    }
+
+    @Override
+    public int keyWidth() {
+        return columns.size();
+    }
+
+    @Override
+    public int extraColumns() {
+        return 0;
+    }
+
+    @Override
+    public List<String> takeKey(List<String> copied) {
+        return of(copied);
+    }
+
+    @Override
+    public String rowOrder() {
+        return null;
     }
 
     /**

@@ -188,12 +188,12 @@ class KeyRangeSnapshotIT {
         try (ResumedRows placed = new ResumedRows(() -> PgConnections.openSql(settings), TABLES, "pub",
                 List.of(new ResumableProgress.Resume(stopped, readAt)))) {
             for (long id : changed) {
-                Map<String, String> key = Map.of("id", String.valueOf(id));
-                assertThat(placed.contains(changesCommitted, BIG, key::get)).as("a change to row %d before the resumption", id)
+                ChangedRow key = new ChangedRow(List.of(), Map.of("id", String.valueOf(id)));
+                assertThat(placed.contains(changesCommitted, BIG, key)).as("a change to row %d before the resumption", id)
                         .isEqualTo(inRest(stopped, id));
-                assertThat(placed.contains(readAt, BIG, key::get)).as("a change to row %d at the resumption's point", id).isFalse();
+                assertThat(placed.contains(readAt, BIG, key)).as("a change to row %d at the resumption's point", id).isFalse();
             }
-            assertThat(placed.contains(changesCommitted, PAIRS, Map.of("region", "r-1", "n", "1")::get)).as("a later table").isTrue();
+            assertThat(placed.contains(changesCommitted, PAIRS, new ChangedRow(List.of(), Map.of("region", "r-1", "n", "1")))).as("a later table").isTrue();
         }
     }
 

@@ -61,6 +61,22 @@ class ResumableProgressTest {
     }
 
     @Test
+    void aPositionInATableReadInRowHashOrderCarriesTheOrdersFingerprint() {
+        String hash = "0123456789abcdef".repeat(4);
+        Position hashed = new Position(5, List.of(new KeyRange(List.of(hash), List.of())), "h1-0123456789abcdef");
+
+        String text = ResumableProgress.encode(hashed);
+
+        assertThat(text).isEqualTo("5#h1-0123456789abcdef:" + hash + "!~");
+        assertThat(ResumableProgress.decodePosition(text)).isEqualTo(hashed).isNotEqualTo(Position.after(5, List.of(hash)));
+        assertThat(ResumableProgress.decodeResumes(ResumableProgress.encode(List.of(new ResumableProgress.Resume(hashed,
+                Lsn.parse("0/5"))))).get(0).after().rowOrder()).isEqualTo("h1-0123456789abcdef");
+        assertThatThrownBy(() -> new Position(5, List.of(KeyRange.ALL), "h1:x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ResumableProgress.decodePosition("5#h1-0:" + hash)).as("a row order always has ranges")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void theSingleKeyFormOfEarlierReleasesIsStillRead() {
         assertThat(ResumableProgress.decodePosition("0:")).isEqualTo(Position.startOf(0));
         assertThat(ResumableProgress.decodePosition("4:k%2C1,7")).isEqualTo(Position.after(4, List.of("k,1", "7")));

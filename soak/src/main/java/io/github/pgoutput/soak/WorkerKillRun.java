@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * {@code --timeout 600s}, {@code --no-kill} (measure the uninterrupted delivery instead), {@code --snapshot} (the rows
  * are in the table before the connector starts and come with its snapshot, {@code snapshot.mode=initial}, so the kill
  * lands in the snapshot), {@code --incremental} (the same rows, read by an incremental snapshot that a signal-table
- * row starts while the connector streams), and repeatable
+ * row starts while the connector streams), {@code --keyless} (the kill inside an exactly-once snapshot of two tables
+ * without a key, {@link KeylessSnapshotKill}, modes eosp and eosc; {@code --rows} rows in the first), and repeatable
  * {@code --worker key=value} and {@code --connector key=value} overrides.
  */
 public final class WorkerKillRun {
@@ -33,6 +34,7 @@ public final class WorkerKillRun {
         int runs = 3;
         String heap = "3g";
         boolean kill = true;
+        boolean keyless = false;
         WorkerKillScenario.RowSource source = WorkerKillScenario.RowSource.STREAMED_TRANSACTION;
         Duration timeout = Duration.ofSeconds(600);
         List<DeliveryGuarantee> modes = List.of(DeliveryGuarantee.values());
@@ -49,6 +51,7 @@ public final class WorkerKillRun {
                     case "--no-kill" -> kill = false;
                     case "--snapshot" -> source = WorkerKillScenario.RowSource.INITIAL_SNAPSHOT;
                     case "--incremental" -> source = WorkerKillScenario.RowSource.INCREMENTAL_SNAPSHOT;
+                    case "--keyless" -> keyless = true;
                     case "--modes" -> modes = List.of(args[++i].split(",")).stream().map(DeliveryGuarantee::of).toList();
                     case "--worker" -> put(worker, args[++i]);
                     case "--connector" -> put(connector, args[++i]);
@@ -57,7 +60,7 @@ public final class WorkerKillRun {
             }
         } catch (RuntimeException e) {
             System.err.println("worker-kill: " + e.getMessage() + " (options: --rows N --runs N --modes alo,eosp,eosc"
-                    + " --heap 3g --timeout 600s --no-kill --snapshot --incremental --worker k=v --connector k=v)");
+                    + " --heap 3g --timeout 600s --no-kill --snapshot --incremental --keyless --worker k=v --connector k=v)");
             System.exit(2);
             return;
         }
@@ -71,6 +74,19 @@ public final class WorkerKillRun {
             log.accept("worker-kill: run folder " + scenario.workDir() + "; rows " + rows + ", modes " + modes
                     + ", runs " + runs + ", worker overrides " + worker + ", connector overrides " + connector);
             scenario.start();
+            if (keyless) {
+                KeylessSnapshotKill keylessKill = new KeylessSnapshotKill(scenario, log);
+                for (int run = 0; run < runs; run++) {
+                    for (DeliveryGuarantee mode : modes) {
+                        if (mode.exactlyOnce()) {
+                            KeylessSnapshotKill.Result result = keylessKill.run(mode, rows, connector);
+                            log.accept(result.line());
+                            passed &= result.exact();
+                        }
+                    }
+                }
+                System.exit(passed ? 0 : 1);
+            }
             for (int run = 0; run < runs; run++) {
                 for (DeliveryGuarantee mode : modes) {
                     WorkerKillScenario.Result result = scenario.run(mode, rows, kill, Map.of(), source);

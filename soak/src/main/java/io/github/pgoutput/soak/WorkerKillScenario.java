@@ -134,6 +134,16 @@ final class WorkerKillScenario implements AutoCloseable {
         return workDir;
     }
 
+    /** The number of the next run: each run has its own table, slot, connector and topic names. */
+    int nextRun() {
+        return ++runs;
+    }
+
+    /** Whether the run's folder stays for a look when the scenario closes. */
+    void keepFiles(boolean keep) {
+        keepFiles = keep;
+    }
+
     /** Starts PostgreSQL 17 and the broker; workers start with the first run of each guarantee. */
     void start() throws IOException, InterruptedException, SQLException {
         postgres = PostgresCluster.start(17, Map.of("logical_decoding_work_mem", "'64kB'", "max_connections", "30",
@@ -385,7 +395,7 @@ final class WorkerKillScenario implements AutoCloseable {
                 "DROP TABLE " + names.signalTable(), "DROP PUBLICATION " + names.publication());
     }
 
-    private ObjectNode connectorConfig(DeliveryGuarantee guarantee, String name, String slot, String publication,
+    ObjectNode connectorConfig(DeliveryGuarantee guarantee, String name, String slot, String publication,
                                        int rows, Map<String, String> runOverrides) {
         Map<String, String> config = new TreeMap<>();
         config.put("connector.class", "io.github.pgoutput.connect.PgOutputSourceConnector");
@@ -415,7 +425,7 @@ final class WorkerKillScenario implements AutoCloseable {
         return json;
     }
 
-    private void ensureWorker(DeliveryGuarantee guarantee) throws IOException, InterruptedException {
+    void ensureWorker(DeliveryGuarantee guarantee) throws IOException, InterruptedException {
         if (guarantee == workerGuarantee && worker != null && worker.isAlive()) {
             return;
         }
@@ -428,7 +438,7 @@ final class WorkerKillScenario implements AutoCloseable {
         startWorker(guarantee);
     }
 
-    private void startWorker(DeliveryGuarantee guarantee) throws IOException, InterruptedException {
+    void startWorker(DeliveryGuarantee guarantee) throws IOException, InterruptedException {
         Map<String, String> props = new TreeMap<>();
         props.put("group.id", "kill-" + guarantee.id);
         props.put("config.storage.topic", "kill-" + guarantee.id + "-configs");
@@ -449,7 +459,7 @@ final class WorkerKillScenario implements AutoCloseable {
         workerGuarantee = guarantee;
     }
 
-    private void killWorker() throws InterruptedException {
+    void killWorker() throws InterruptedException {
         worker.destroyForcibly();
         if (!worker.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("worker pid " + worker.pid() + " still alive 30 s after SIGKILL");
@@ -470,7 +480,7 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    private KafkaConsumer<byte[], byte[]> uncommittedReader() {
+    KafkaConsumer<byte[], byte[]> uncommittedReader() {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -479,12 +489,12 @@ final class WorkerKillScenario implements AutoCloseable {
         return new KafkaConsumer<>(props);
     }
 
-    private String taskState(String name) throws InterruptedException {
+    String taskState(String name) throws InterruptedException {
         JsonNode task = taskStatus(name);
         return task == null ? "" : task.path("state").asText();
     }
 
-    private String taskStateAndTrace(String name) throws InterruptedException {
+    String taskStateAndTrace(String name) throws InterruptedException {
         JsonNode task = taskStatus(name);
         if (task == null) {
             return "UNKNOWN";
@@ -517,7 +527,7 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    private boolean slotActive(String slot) throws SQLException {
+    boolean slotActive(String slot) throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot
                      + "' AND active")) {
@@ -525,7 +535,7 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    private void execute(String... sql) throws SQLException {
+    void execute(String... sql) throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             for (String one : sql) {
                 statement.execute(one);
@@ -533,18 +543,18 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    private Connection connect() throws SQLException {
+    Connection connect() throws SQLException {
         Properties properties = new Properties();
         properties.setProperty("user", PostgresCluster.SUPERUSER);
         properties.setProperty("connectTimeout", "10");
         return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), properties);
     }
 
-    private interface Check {
+    interface Check {
         boolean done() throws Exception;
     }
 
-    private void await(String what, Check check) throws Exception {
+    void await(String what, Check check) throws Exception {
         long deadline = System.nanoTime() + settings.timeout().toNanos();
         while (!check.done()) {
             if (System.nanoTime() > deadline) {
@@ -555,15 +565,15 @@ final class WorkerKillScenario implements AutoCloseable {
         }
     }
 
-    private String bootstrap() {
+    String bootstrap() {
         return "127.0.0.1:" + kafkaPort;
     }
 
-    private String rest() {
+    String rest() {
         return "http://127.0.0.1:" + restPort;
     }
 
-    private static long millis(long nanos, long from) {
+    static long millis(long nanos, long from) {
         return nanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nanos - from);
     }
 

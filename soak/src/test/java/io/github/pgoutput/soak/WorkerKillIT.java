@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
  * boundaries' snapshot kill left this suite to keep CI under its time limit). And in the middle of an incremental
  * snapshot of 100,000 rows (issue 18) signalled while the connector streams: under exactly-once (poll boundaries) it
  * resumes at the last chunk committed with its offset, so every row arrives exactly once
- * ({@code bench/worker-kill.sh --incremental} at full size, connector boundaries and at-least-once too).
+ * ({@code bench/worker-kill.sh --incremental} at full size, connector boundaries and at-least-once too). And in the
+ * middle of an exactly-once snapshot of tables without a key, which is resumed in the order of their rows' hashes:
+ * every row as often as the table holds it, under both boundaries.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class WorkerKillIT {
@@ -120,6 +122,42 @@ class WorkerKillIT {
                 assertThat(result.inLogAtKill()).as(result.guarantee() + ": killed inside the snapshot").isPositive().isLessThan(ROWS);
                 assertThat(result.visibleAtKill()).as(result.guarantee() + ": snapshot rows committed before the kill").isPositive();
                 assertExactlyOnce(result, ROWS);
+            }
+        }
+    }
+
+    /**
+     * The kill in the middle of an exactly-once snapshot of tables without a key (issue 36): one with REPLICA IDENTITY
+     * FULL and identical rows (100,000 rows of 40,000 values, read in two hash ranges at once), one with REPLICA IDENTITY
+     * DEFAULT and no key (20,000 rows); while the worker is down, one of two identical rows is deleted, rows are updated
+     * and copies inserted. Under both boundaries a read_committed consumer rebuilds each table from its topic with every
+     * row as often as the table holds it: none missing, none too often ({@code bench/worker-kill.sh --keyless}).
+     */
+    @Test
+    @Nightly
+    void readCommittedConsumerGetsEveryRowOfTablesWithoutAKeyAsOftenAsTheyHoldItAfterAWorkerKilledInTheirSnapshot() throws Exception {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        WorkerKillScenario.Settings settings = new WorkerKillScenario.Settings("1g", Map.of(), Map.of(), Duration.ofSeconds(180));
+        try (WorkerKillScenario scenario = new WorkerKillScenario(root, settings,
+                line -> System.out.println(Instant.now() + " " + line))) {
+            scenario.start();
+            KeylessSnapshotKill kill = new KeylessSnapshotKill(scenario, line -> System.out.println(Instant.now() + " " + line));
+            KeylessSnapshotKill.Result poll = kill.run(DeliveryGuarantee.EXACTLY_ONCE_POLL, ROWS, Map.of());
+            KeylessSnapshotKill.Result connector = kill.run(DeliveryGuarantee.EXACTLY_ONCE_CONNECTOR, ROWS, Map.of());
+            System.out.println(poll.line() + "\n" + connector.line());
+
+            for (KeylessSnapshotKill.Result result : java.util.List.of(poll, connector)) {
+                String mode = result.guarantee().id;
+                assertThat(result.inLogAtKill()).as(mode + ": killed inside the first table").isPositive().isLessThan(ROWS);
+                assertThat(result.visibleAtKill()).as(mode + ": snapshot rows committed before the kill").isPositive();
+                assertThat(result.resumedInside()).as(mode + ": resumed inside the table without a key").isTrue();
+                assertThat(result.taskState()).as(mode + " task").isEqualTo("RUNNING");
+                assertThat(result.recoveryMillis()).as(mode + ": every row there").isPositive();
+                assertThat(result.tables()).as(mode).hasSize(2).allSatisfy(table -> {
+                    assertThat(table.rows()).as(table.table() + " rows").isPositive();
+                    assertThat(table.missing()).as(table.table() + " rows missing").isZero();
+                    assertThat(table.duplicates()).as(table.table() + " rows too often").isZero();
+                });
             }
         }
     }

@@ -79,6 +79,14 @@ public final class SourceOffsets {
     public static final String OFFSET_SNAPSHOT_TABLES = "snapshot_tables";
     /** With {@link #OFFSET_SNAPSHOT}: the resumable snapshot's last row ({@link ResumableProgress#encode(ResumableProgress.Position)}). */
     public static final String OFFSET_SNAPSHOT_AT = "snapshot_at";
+    /**
+     * With {@link #OFFSET_SNAPSHOT_AT}, on the second and later of identical rows of a table without a unique key: the
+     * row's place among them. They share their position (it moves past them after the last), and Connect tells records
+     * apart by equality (an exactly-once task acknowledges equal records once, and a commit requested on a record is
+     * made on the first equal one), so without it two copies built within the resolution of the envelope's timestamps
+     * would be one record to Connect, and the snapshot's acknowledgements would never complete. Never read back.
+     */
+    public static final String OFFSET_SNAPSHOT_COPY = "snapshot_copy";
     /** With {@link #OFFSET_SNAPSHOT_TABLES}: the resumptions ({@link ResumableProgress#encode(List)}). */
     public static final String OFFSET_SNAPSHOT_RESUMED = "snapshot_resumed";
     /**
@@ -100,7 +108,7 @@ public final class SourceOffsets {
 
     private static final Set<String> OFFSET_FIELDS = Set.of(OFFSET_LSN, OFFSET_TX_LSN, OFFSET_TX_ORDER,
             OFFSET_TX_END_LSN, OFFSET_TX_NUMBERING, OFFSET_SNAPSHOT, OFFSET_SNAPSHOT_LSN, OFFSET_SNAPSHOT_TABLES, OFFSET_SNAPSHOT_AT,
-            OFFSET_SNAPSHOT_RESUMED, OFFSET_INCREMENTAL_SNAPSHOT, OFFSET_SIGNAL_OFFSET, OFFSET_SIGNAL_LSN,
+            OFFSET_SNAPSHOT_COPY, OFFSET_SNAPSHOT_RESUMED, OFFSET_INCREMENTAL_SNAPSHOT, OFFSET_SIGNAL_OFFSET, OFFSET_SIGNAL_LSN,
             OFFSET_SIGNAL_ROWS, OFFSET_CAPTURED_TABLES);
 
     /**
@@ -269,9 +277,20 @@ public final class SourceOffsets {
      * it stands.
      */
     public static Map<String, Object> snapshotInProgress(Lsn slotConsistentPoint, StoredOffset.Progress progress) {
+        return snapshotInProgress(slotConsistentPoint, progress, 1);
+    }
+
+    /**
+     * {@link #snapshotInProgress(Lsn, StoredOffset.Progress)} of the {@code rowInGroup}-th of identical rows (from 1),
+     * which {@link #OFFSET_SNAPSHOT_COPY} tells apart from the others.
+     */
+    public static Map<String, Object> snapshotInProgress(Lsn slotConsistentPoint, StoredOffset.Progress progress, int rowInGroup) {
         Map<String, Object> offset = snapshotInProgress(slotConsistentPoint);
         offset.put(OFFSET_SNAPSHOT_TABLES, progress.tables());
         offset.put(OFFSET_SNAPSHOT_AT, ResumableProgress.encode(progress.at()));
+        if (rowInGroup > 1) {
+            offset.put(OFFSET_SNAPSHOT_COPY, rowInGroup);
+        }
         if (!progress.resumes().isEmpty()) {
             offset.put(OFFSET_SNAPSHOT_RESUMED, ResumableProgress.encode(progress.resumes()));
         }
@@ -487,7 +506,7 @@ public final class SourceOffsets {
                 throw invalid(offset, field, "is not a field this connector version knows (known: " + OFFSET_LSN
                         + ", " + OFFSET_TX_LSN + ", " + OFFSET_TX_ORDER + ", " + OFFSET_TX_END_LSN + ", " + OFFSET_TX_NUMBERING
                         + ", " + OFFSET_SNAPSHOT + ", " + OFFSET_SNAPSHOT_LSN + ", " + OFFSET_SNAPSHOT_TABLES + ", " + OFFSET_SNAPSHOT_AT
-                        + ", " + OFFSET_SNAPSHOT_RESUMED + ", " + OFFSET_INCREMENTAL_SNAPSHOT + ", " + OFFSET_SIGNAL_OFFSET + ", "
+                        + ", " + OFFSET_SNAPSHOT_COPY + ", " + OFFSET_SNAPSHOT_RESUMED + ", " + OFFSET_INCREMENTAL_SNAPSHOT + ", " + OFFSET_SIGNAL_OFFSET + ", "
                         + OFFSET_SIGNAL_LSN + ", " + OFFSET_SIGNAL_ROWS + ", " + OFFSET_CAPTURED_TABLES
                         + "); was it written by a newer version?");
             }

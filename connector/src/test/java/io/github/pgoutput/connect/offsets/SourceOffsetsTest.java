@@ -100,6 +100,22 @@ class SourceOffsetsTest {
     }
 
     @Test
+    void identicalRowsThatShareTheirPositionGetOffsetsThatTellThemApartAndReadBackTheSame() {
+        StoredOffset.Progress progress = new StoredOffset.Progress("2-ab", new ResumableProgress.Position(0,
+                List.of(new ResumableProgress.KeyRange(List.of("0".repeat(64)), List.of())), "h1-0123456789abcdef"), List.of());
+
+        Map<String, Object> firstCopy = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), progress, 1);
+        Map<String, Object> secondCopy = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), progress, 2);
+        Map<String, Object> thirdCopy = SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), progress, 3);
+
+        assertThat(firstCopy).isEqualTo(SourceOffsets.snapshotInProgress(Lsn.parse("0/100"), progress)).doesNotContainKey("snapshot_copy");
+        assertThat(List.of(firstCopy, secondCopy, thirdCopy)).as("Connect tells records apart by equality").doesNotHaveDuplicates();
+        assertThat(secondCopy).containsEntry("snapshot_copy", 2);
+        assertThat(SourceOffsets.snapshotProgress(thirdCopy)).as("the place among the copies is never read back").isEqualTo(progress);
+        assertThat(SourceOffsets.decode(thirdCopy)).isEqualTo(Position.afterDelivery(Lsn.INVALID));
+    }
+
+    @Test
     void streamingOffsetsCarryTheResumptionsOnlyBeforeTheLastOnesPoint() {
         SourceOffsets.Resumed resumed = new SourceOffsets.Resumed("3-ff", List.of(new ResumableProgress.Resume(
                 ResumableProgress.Position.after(1, List.of("x")), Lsn.parse("0/300"))));
