@@ -66,6 +66,8 @@ class PostgresTypeMapperTest {
         "numeric,     1700, -1, STRUCT,  io.debezium.data.VariableScaleDecimal",
         "money,       790,  -1, BYTES,   org.apache.kafka.connect.data.Decimal",
         "point,       600,  -1, STRUCT,  io.debezium.data.geometry.Point",
+        "circle,      718,  -1, STRUCT,  io.debezium.data.geometry.Circle",
+        "line,        628,  -1, STRUCT,  io.debezium.data.geometry.Line",
         "tsvector,    3614, -1, STRING,  io.debezium.data.Tsvector",
         "pg_lsn,      3220, -1, STRING,  -",
     })
@@ -73,7 +75,8 @@ class PostgresTypeMapperTest {
         Schema schema = schemaOf(oid, typmod);
         assertThat(schema.type()).isEqualTo(type);
         assertThat(schema.name()).isEqualTo(schemaName);
-        // Debezium versions each of its named schemas 1, as Connect does its own logical types.
+        // Debezium versions each of its named schemas 1, as Connect does its own logical types (but Geometry, 2:
+        // GeometricTypesTest).
         assertThat(schema.version()).isEqualTo(schemaName == null ? null : 1);
         assertThat(PgColumnType.builtIn(oid, typmod).name()).isEqualTo(typeName);
     }
