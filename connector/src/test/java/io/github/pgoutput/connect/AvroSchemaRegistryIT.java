@@ -95,7 +95,8 @@ class AvroSchemaRegistryIT {
                   iv interval, ip inet, net cidr, mac macaddr, mac8 macaddr8, bits bit(4), vbits varbit(8),
                   ints int[], texts text[], nums numeric(5,1)[], feeling mood, pos positive_int, pt point,
                   mail email, amount price, least_amount positive_price, positives positive_int[], il int_list,
-                  at_end moment, moods mood[], big text)""");
+                  at_end moment, moods mood[], g_box box, g_lseg lseg, g_path path, g_polygon polygon, g_circle circle,
+                  g_line line, g_boxes box[], big text)""");
         connect.configureConnector(name, avroConnector(db, prefix, "avro_types_slot"));
         connect.awaitRunning(name, 1, WAIT);
         ConnectWorkerCluster.awaitCondition(WAIT, "slot active", () -> !db.query(
@@ -109,7 +110,8 @@ class AvroSchemaRegistryIT {
                   '1 year 2 mons 3 days 04:05:06.7', '192.168.0.1/24', '10.0.0.0/8', '08:00:2b:01:02:03',
                   '08:00:2b:01:02:03:04:05', B'1010', B'101', '{1,NULL,3}', '{"a b",NULL,"c"}', '{1.5,-2.0}', 'happy',
                   2147483647, '(1,2)', 'ünï@😀.example', -99999999.99, 0.01, '{1,NULL,2147483647}',
-                  '{-2147483648,2147483647}', 'infinity', '{sad,NULL,happy}',
+                  '{-2147483648,2147483647}', 'infinity', '{sad,NULL,happy}', '((0,0),(1,1))', '[(-1,-1),(1,1)]',
+                  '[(0,0),(3,4),(5,0)]', '((0,0),(2,0),(2,2))', '<(1,1),0.5>', '{1,-1,0}', '{(1,1),(0,0);(3,3),(2,2)}',
                   (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 400) g))""");
         Map<String, Object> expectedRow = expectedRow(db, 1);
         db.execute("INSERT INTO all_types (id) VALUES (2)");
@@ -154,6 +156,14 @@ class AvroSchemaRegistryIT {
         assertThat(row.field("positives").schema().valueSchema().type()).isEqualTo(Schema.Type.INT32);
         assertThat(row.field("il").schema().valueSchema().type()).isEqualTo(Schema.Type.INT32);
         assertThat(inserted.get("at_end")).isEqualTo("infinity");
+        // Debezium 3.7's geometric structs keep their names, versions and map of extensions through Avro; the
+        // circle's required Point and the optional Point of column pt are one Avro record type.
+        assertThat(row.field("g_box").schema().name()).isEqualTo("io.debezium.data.geometry.Geometry");
+        assertThat(row.field("g_box").schema().version()).isEqualTo(2);
+        assertThat(inserted.getStruct("g_path").getMap("extensions")).containsOnly(Map.entry("type", "path"),
+                Map.entry("closed", "false"));
+        assertThat(row.field("g_circle").schema().field("center").schema().name()).isEqualTo("io.debezium.data.geometry.Point");
+        assertThat(row.field("g_line").schema().name()).isEqualTo("io.debezium.data.geometry.Line");
         assertThat(row.field("feeling").schema().parameters()).containsEntry("allowed", "sad,ok,happy");
         assertThat(envelopes.get(0).getStruct("source").getString("db")).isEqualTo(db.name());
         Struct nulls = envelopes.get(1).getStruct("after");

@@ -44,6 +44,15 @@ final class BinaryReader {
         return value;
     }
 
+    /**
+     * A float8; any NaN as Java's one NaN, which is what the text form {@code NaN} reads as, so that both forms of a
+     * value give the same bits (in well-known binary, for one).
+     */
+    double float8() {
+        double value = Double.longBitsToDouble(int64());
+        return Double.isNaN(value) ? Double.NaN : value;
+    }
+
     byte[] bytes(int length) {
         if (length < 0) {
             throw new IllegalArgumentException("negative length " + length + " at offset " + offset);

@@ -24,10 +24,15 @@ public final class BuiltInTypes {
     public static final int JSON = 114;
     public static final int XML = 142;
     public static final int POINT = 600;
+    public static final int LSEG = 601;
+    public static final int PATH = 602;
     public static final int BOX = 603;
+    public static final int POLYGON = 604;
+    public static final int LINE = 628;
     public static final int CIDR = 650;
     public static final int FLOAT4 = 700;
     public static final int FLOAT8 = 701;
+    public static final int CIRCLE = 718;
     public static final int MACADDR8 = 774;
     public static final int MONEY = 790;
     public static final int MACADDR = 829;
@@ -89,6 +94,12 @@ public final class BuiltInTypes {
         scalar(UUID, 2951, "uuid");
         scalar(JSONB, 3807, "jsonb");
         scalar(POINT, 1017, "point");
+        scalar(LSEG, 1018, "lseg");
+        scalar(PATH, 1019, "path");
+        scalar(BOX, 1020, "box");
+        scalar(POLYGON, 1027, "polygon");
+        scalar(LINE, 629, "line");
+        scalar(CIRCLE, 719, "circle");
         scalar(TSVECTOR, 3643, "tsvector");
         // Built-ins converted through their text form; listed so that their arrays become lists of strings.
         scalar(22, 1006, "int2vector");
@@ -97,12 +108,6 @@ public final class BuiltInTypes {
         scalar(28, 1011, "xid");
         scalar(29, 1012, "cid");
         scalar(30, 1013, "oidvector");
-        scalar(601, 1018, "lseg");
-        scalar(602, 1019, "path");
-        scalar(BOX, 1020, "box");
-        scalar(604, 1027, "polygon");
-        scalar(628, 629, "line");
-        scalar(718, 719, "circle");
         scalar(2205, 2210, "regclass");
         scalar(2206, 2211, "regtype");
         scalar(3220, 3221, "pg_lsn");

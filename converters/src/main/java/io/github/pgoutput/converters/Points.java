@@ -1,30 +1,29 @@
 package io.github.pgoutput.converters;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
 /**
  * point as Debezium writes it: struct {@code io.debezium.data.geometry.Point} version 1 with {@code x},
- * {@code y}, {@code wkb} (the point as little-endian 2D well-known binary, 21 bytes) and {@code srid} (null).
+ * {@code y}, {@code wkb} (the point as little-endian 2D well-known binary, 21 bytes, see {@link Wkb}) and {@code srid}
+ * (null).
  *
- * <p>As with {@link VariableScaleDecimal}, the struct schema is optional in both variants: one value must fit
- * nullable and NOT NULL columns alike.
+ * <p>As with {@link VariableScaleDecimal}, the column's struct schema is optional in both variants: one value must fit
+ * nullable and NOT NULL columns alike. The center of Debezium's {@code Circle} is the same struct, required there.
  */
 final class Points {
 
-    static final Schema SCHEMA = builder().build();
-
-    private static final int WKB_POINT = 1;
+    /** The schema of a point column. */
+    static final Schema SCHEMA = builder().optional().build();
+    /** The schema of a circle's {@code center}: Debezium's Point schema as it builds it, required. */
+    static final Schema REQUIRED_SCHEMA = builder().build();
 
     private Points() {
     }
 
     private static SchemaBuilder builder() {
         return SchemaBuilder.struct().name(SchemaNames.POINT).version(SchemaNames.VERSION).doc("Geometry (POINT)")
-                .optional()
                 .field("x", Schema.FLOAT64_SCHEMA)
                 .field("y", Schema.FLOAT64_SCHEMA)
                 .field("wkb", Schema.OPTIONAL_BYTES_SCHEMA)
@@ -32,30 +31,24 @@ final class Points {
     }
 
     static ColumnConverter converter(PgColumnType type) {
-        return new ScalarConverter(type, Points::builder, Points::fromText,
+        return new ScalarConverter(type, () -> builder().optional(), text -> {
+                    double[] xy = GeometricText.point(text);
+                    return toStruct(xy[0], xy[1]);
+                },
                 in -> {
-                    double x = Double.longBitsToDouble(in.int64());
-                    double y = Double.longBitsToDouble(in.int64());
+                    double x = in.float8();
+                    double y = in.float8();
                     in.expectEnd();
                     return toStruct(x, y);
                 }, null);
     }
 
-    /** point_out: {@code (x,y)}, each as float8 output prints it. */
-    private static Struct fromText(String text) {
-        if (!text.startsWith("(") || !text.endsWith(")")) {
-            throw new IllegalArgumentException("a point is written (x,y)");
-        }
-        String[] parts = text.substring(1, text.length() - 1).split(",", -1);
-        if (parts.length != 2) {
-            throw new IllegalArgumentException("a point has two coordinates");
-        }
-        return toStruct(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
+    static Struct toStruct(double x, double y) {
+        return toStruct(SCHEMA, x, y);
     }
 
-    static Struct toStruct(double x, double y) {
-        byte[] wkb = ByteBuffer.allocate(21).put((byte) 1).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(WKB_POINT).putDouble(x).putDouble(y).array();
-        return new Struct(SCHEMA).put("x", x).put("y", y).put("wkb", wkb);
+    /** A point of {@code schema}: {@link #SCHEMA} or {@link #REQUIRED_SCHEMA}. */
+    static Struct toStruct(Schema schema, double x, double y) {
+        return new Struct(schema).put("x", x).put("y", y).put("wkb", Wkb.point(x, y));
     }
 }

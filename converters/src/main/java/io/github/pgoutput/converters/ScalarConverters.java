@@ -68,6 +68,8 @@ final class ScalarConverters {
                     in -> NetworkAddresses.macFromSend(in, 8), placeholder);
             case BuiltInTypes.BIT, BuiltInTypes.VARBIT -> Bits.converter(type, placeholder);
             case BuiltInTypes.POINT -> Points.converter(type);
+            case BuiltInTypes.BOX, BuiltInTypes.LSEG, BuiltInTypes.PATH, BuiltInTypes.POLYGON, BuiltInTypes.CIRCLE,
+                    BuiltInTypes.LINE -> GeometricTypes.converter(type);
             case BuiltInTypes.TSVECTOR -> new ScalarConverter(type, named(SchemaNames.TS_VECTOR), text -> text, null, placeholder);
             default -> extension(type);
         };

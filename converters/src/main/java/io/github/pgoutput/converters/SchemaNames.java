@@ -3,15 +3,18 @@ package io.github.pgoutput.converters;
 /**
  * The Connect schema names (and versions) this module gives to values whose meaning a plain primitive does not
  * carry. They are Debezium's, so that consumers written for Debezium's PostgreSQL connector read our records
- * unchanged; every one of them has schema version {@link #VERSION}. {@code converters/TYPES.md} documents each.
+ * unchanged; every one of them has schema version {@link #VERSION} but {@link #GEOMETRY} ({@link #GEOMETRY_VERSION}).
+ * {@code converters/TYPES.md} documents each.
  */
 public final class SchemaNames {
 
     private static final String DATA = "io.debezium.data.";
     private static final String TIME = "io.debezium.time.";
 
-    /** The schema version Debezium gives to each of its named schemas below. */
+    /** The schema version Debezium gives to each of its named schemas below but {@link #GEOMETRY}. */
     public static final int VERSION = 1;
+    /** The version of {@link #GEOMETRY}: Debezium 3.7 added its {@code extensions} field and moved it from 1 to 2. */
+    public static final int GEOMETRY_VERSION = 2;
 
     /** struct {scale: int32, value: bytes}: numeric without a declared scale, in precise mode. */
     public static final String VARIABLE_SCALE_DECIMAL = DATA + "VariableScaleDecimal";
@@ -31,6 +34,15 @@ public final class SchemaNames {
     public static final String LTREE = DATA + "Ltree";
     /** struct {x: float64, y: float64, wkb: optional bytes, srid: optional int32}: point. */
     public static final String POINT = DATA + "geometry.Point";
+    /**
+     * struct {wkb: bytes, srid: optional int32, extensions: optional map of string to string}: box, lseg, path and
+     * polygon as well-known binary, {@code extensions} naming the type ({@code type}) and a path's {@code closed}.
+     */
+    public static final String GEOMETRY = DATA + "geometry.Geometry";
+    /** struct {center: Point, radius: float64}: circle. */
+    public static final String CIRCLE = DATA + "geometry.Circle";
+    /** struct {a: float64, b: float64, c: float64}: line, the line {@code ax + by + c = 0}. */
+    public static final String LINE = DATA + "geometry.Line";
 
     /** int32: days since 1970-01-01. */
     public static final String DATE = TIME + "Date";

@@ -1,5 +1,7 @@
 package io.github.pgoutput.converters;
 
+import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -9,19 +11,29 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 
 /**
  * The converters of date, time, timetz, timestamp and timestamptz, per {@link TemporalPrecisionMode}. The schemas
- * and values are those Debezium's PostgreSQL connector writes, including its values for 'infinity'.
+ * and values are those Debezium 3.7's PostgreSQL connector writes, including its values for 'infinity'.
  */
 final class TemporalConverters {
 
     /**
-     * Debezium's day numbers for 'infinity' and '-infinity' dates: PostgreSQL's int32 markers (days since 2000)
-     * moved to 1970 in 32-bit arithmetic, which wraps around. Odd, but what its consumers see.
+     * Debezium 3.7's day numbers for 'infinity' and '-infinity' dates: those of the dates +5877611-06-21 and
+     * -5877611-06-22 it stands for them with (3.6 had -5877611-06-21 for 'infinity', PostgreSQL's int32 marker moved
+     * from 2000 to 1970 with 32-bit wrap-around, and kept -5877611-06-22 for '-infinity'). Odd, but what its consumers
+     * see; no real date takes them (PostgreSQL's run from 4714 BC to 5874897 AD).
      */
-    static final int DEBEZIUM_DATE_POSITIVE_INFINITY = Integer.MAX_VALUE + Temporal.POSTGRES_EPOCH_DAYS;
-    static final int DEBEZIUM_DATE_NEGATIVE_INFINITY = Integer.MIN_VALUE + Temporal.POSTGRES_EPOCH_DAYS;
-    /** Debezium's microseconds for 'infinity' and '-infinity' timestamps (pgjdbc's markers, read as microseconds). */
-    static final long DEBEZIUM_TIMESTAMP_POSITIVE_INFINITY_MICROS = 9_223_372_036_825_200_000L;
-    static final long DEBEZIUM_TIMESTAMP_NEGATIVE_INFINITY_MICROS = -9_223_372_036_832_400_000L;
+    static final int DEBEZIUM_DATE_POSITIVE_INFINITY = Math.toIntExact(LocalDate.of(5_877_611, 6, 21).toEpochDay());
+    static final int DEBEZIUM_DATE_NEGATIVE_INFINITY = Math.toIntExact(LocalDate.of(-5_877_611, 6, 22).toEpochDay());
+    /**
+     * pgjdbc's markers for 'infinity' and '-infinity' timestamps ({@code PGStatement.DATE_POSITIVE_INFINITY} and
+     * {@code DATE_NEGATIVE_INFINITY}), milliseconds since 1970. Debezium 3.7 stands for infinite timestamps with these
+     * instants (3.6 read the same numbers as microseconds), so each representation holds them as it holds any
+     * instant: the milliseconds themselves, microseconds and nanoseconds saturated at int64's ends, the ISO text of
+     * year 292278994 and 292275055 BC.
+     */
+    static final long PGJDBC_TIMESTAMP_POSITIVE_INFINITY_MILLIS = 9_223_372_036_825_200_000L;
+    static final long PGJDBC_TIMESTAMP_NEGATIVE_INFINITY_MILLIS = -9_223_372_036_832_400_000L;
+    static final String ISO_TIMESTAMP_POSITIVE_INFINITY = isoInstant(PGJDBC_TIMESTAMP_POSITIVE_INFINITY_MILLIS);
+    static final String ISO_TIMESTAMP_NEGATIVE_INFINITY = isoInstant(PGJDBC_TIMESTAMP_NEGATIVE_INFINITY_MILLIS);
 
     private static final long MICROS_PER_MILLI = 1_000L;
     private static final int DEFAULT_PRECISION = 6;
@@ -92,21 +104,20 @@ final class TemporalConverters {
         Object toast = null;
         if (mode == TemporalPrecisionMode.CONNECT) {
             schema = org.apache.kafka.connect.data.Timestamp::builder;
-            value = micros -> new java.util.Date(Math.floorDiv(debeziumMicros(micros), MICROS_PER_MILLI));
+            value = micros -> new java.util.Date(millis(micros));
         } else if (mode == TemporalPrecisionMode.ISOSTRING) {
             schema = () -> named(SchemaBuilder.string(), SchemaNames.ISO_TIMESTAMP);
-            // Infinity as Debezium writes it: its marker instant, +294247-01-10T04:00:25.2Z and -290308-12-21T19:59:27.6Z.
-            value = micros -> isoTimestamp(debeziumMicros(micros));
+            value = TemporalConverters::isoTimestamp;
             toast = placeholder;
         } else if (mode == TemporalPrecisionMode.NANOSECONDS) {
             schema = () -> named(SchemaBuilder.int64(), SchemaNames.NANO_TIMESTAMP);
             value = TemporalConverters::nanos;
         } else if (adaptive && precision <= 3) {
             schema = () -> named(SchemaBuilder.int64(), SchemaNames.TIMESTAMP_MILLIS);
-            value = micros -> Math.floorDiv(debeziumMicros(micros), MICROS_PER_MILLI);
+            value = TemporalConverters::millis;
         } else {
             schema = () -> named(SchemaBuilder.int64(), SchemaNames.MICRO_TIMESTAMP);
-            value = TemporalConverters::debeziumMicros;
+            value = TemporalConverters::micros;
         }
         return new ScalarConverter(type, schema, text -> value.apply(Temporal.parseTimestamp(text)),
                 in -> end(in, value.apply(Temporal.timestampFromPostgresMicros(in.int64()))), toast);
@@ -143,12 +154,27 @@ final class TemporalConverters {
         return new java.util.Date(debeziumDay(day) * 86_400_000L);
     }
 
-    private static long debeziumMicros(long micros) {
+    /** Milliseconds since 1970, rounded down; pgjdbc's markers for infinity. */
+    private static long millis(long micros) {
         if (micros == Temporal.TIMESTAMP_POSITIVE_INFINITY) {
-            return DEBEZIUM_TIMESTAMP_POSITIVE_INFINITY_MICROS;
+            return PGJDBC_TIMESTAMP_POSITIVE_INFINITY_MILLIS;
         }
         if (micros == Temporal.TIMESTAMP_NEGATIVE_INFINITY) {
-            return DEBEZIUM_TIMESTAMP_NEGATIVE_INFINITY_MICROS;
+            return PGJDBC_TIMESTAMP_NEGATIVE_INFINITY_MILLIS;
+        }
+        return Math.floorDiv(micros, MICROS_PER_MILLI);
+    }
+
+    /**
+     * Microseconds since 1970; for infinity, pgjdbc's markers in microseconds as Debezium converts them, saturated:
+     * INT64 MAX and MIN.
+     */
+    private static long micros(long micros) {
+        if (micros == Temporal.TIMESTAMP_POSITIVE_INFINITY) {
+            return Long.MAX_VALUE;
+        }
+        if (micros == Temporal.TIMESTAMP_NEGATIVE_INFINITY) {
+            return Long.MIN_VALUE;
         }
         return micros;
     }
@@ -183,12 +209,24 @@ final class TemporalConverters {
 
     /** {@code 2024-01-02Z}; infinity as Debezium's marker days. */
     private static String isoDate(int day) {
-        return DateTimeFormatter.ISO_OFFSET_DATE.format(java.time.LocalDate.ofEpochDay(debeziumDay(day)).atStartOfDay()
+        return DateTimeFormatter.ISO_OFFSET_DATE.format(LocalDate.ofEpochDay(debeziumDay(day)).atStartOfDay()
                 .atOffset(ZoneOffset.UTC));
     }
 
+    /** The shortest ISO text in UTC, {@code 2024-01-02T03:04:05.5Z}; infinity as the text of pgjdbc's marker instants. */
     private static String isoTimestamp(long micros) {
+        if (micros == Temporal.TIMESTAMP_POSITIVE_INFINITY) {
+            return ISO_TIMESTAMP_POSITIVE_INFINITY;
+        }
+        if (micros == Temporal.TIMESTAMP_NEGATIVE_INFINITY) {
+            return ISO_TIMESTAMP_NEGATIVE_INFINITY;
+        }
         return IsoTimestampText.format(micros, 0);
+    }
+
+    /** An instant beyond int64 microseconds, as ISO text in UTC ({@code +292278994-08-16T23:00:00Z}). */
+    private static String isoInstant(long millis) {
+        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC));
     }
 
     static String zonedTime(long microsOfDayUtc) {

@@ -44,11 +44,11 @@ class ArrayAndUserTypesLiveTest {
                 of("money[]", "'{1.5}'", list(decimal("1.50"))),
                 of("bytea[]", "ARRAY['\\x01'::bytea, NULL, '\\x'::bytea]", list(new byte[] {1}, null, new byte[0])),
                 of("date[]", "'{2024-01-01,infinity,\"0001-01-01 BC\"}'",
-                        list(day(2024, 1, 1), -2_147_472_692, day(0, 1, 1))),
+                        list(day(2024, 1, 1), 2_146_033_979, day(0, 1, 1))),
                 of("time[]", "'{24:00:00}'", list(86_400_000_000L)), of("time(3)[]", "'{00:00:01.5}'", list(1_500)),
                 of("timetz[]", "'{12:00:00+01}'", list("11:00:00Z")),
                 of("timestamp[]", "'{\"2024-01-02 03:04:05.5\",-infinity}'",
-                        list(micros("2024-01-02T03:04:05.5"), -9_223_372_036_832_400_000L)),
+                        list(micros("2024-01-02T03:04:05.5"), Long.MIN_VALUE)),
                 of("timestamptz[]", "'{\"2024-01-02 03:04:05+00\"}'", list("2024-01-02T03:04:05.000000Z")),
                 of("interval[]", "'{\"1 day -1 sec\",NULL}'", list(86_399_000_000L, null)),
                 of("uuid[]", "'{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'", list("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")),
@@ -59,7 +59,9 @@ class ArrayAndUserTypesLiveTest {
                 of("macaddr[]", "'{08:00:2b:01:02:03}'", list("08:00:2b:01:02:03")),
                 of("macaddr8[]", "'{08:00:2b:01:02:03:04:05}'", list("08:00:2b:01:02:03:04:05")),
                 of("varbit[]", "'{101,\"\"}'", list(new byte[] {5}, new byte[0])),
-                textOnly("box[]", "'{(1,1),(0,0);(3,3),(2,2)}'", list("(1,1),(0,0)", "(3,3),(2,2)")),
+                // box arrays are delimited by ';' (a box's text has commas): Geometry structs (GeometricTypesTest).
+                of("box[]", "'{(1,1),(0,0);(3,3),(2,2)}'",
+                        list(GeometricTypes.box(new double[] {1, 1, 0, 0}), GeometricTypes.box(new double[] {3, 3, 2, 2}))),
                 of("point[]", "'{\"(1,2)\",NULL}'", list(Points.toStruct(1, 2), null)));
         ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases));
     }

@@ -66,6 +66,8 @@ class PostgresTypeMapperTest {
         "numeric,     1700, -1, STRUCT,  io.debezium.data.VariableScaleDecimal",
         "money,       790,  -1, BYTES,   org.apache.kafka.connect.data.Decimal",
         "point,       600,  -1, STRUCT,  io.debezium.data.geometry.Point",
+        "circle,      718,  -1, STRUCT,  io.debezium.data.geometry.Circle",
+        "line,        628,  -1, STRUCT,  io.debezium.data.geometry.Line",
         "tsvector,    3614, -1, STRING,  io.debezium.data.Tsvector",
         "pg_lsn,      3220, -1, STRING,  -",
     })
@@ -73,7 +75,8 @@ class PostgresTypeMapperTest {
         Schema schema = schemaOf(oid, typmod);
         assertThat(schema.type()).isEqualTo(type);
         assertThat(schema.name()).isEqualTo(schemaName);
-        // Debezium versions each of its named schemas 1, as Connect does its own logical types.
+        // Debezium versions each of its named schemas 1, as Connect does its own logical types (but Geometry, 2:
+        // GeometricTypesTest).
         assertThat(schema.version()).isEqualTo(schemaName == null ? null : 1);
         assertThat(PgColumnType.builtIn(oid, typmod).name()).isEqualTo(typeName);
     }
@@ -235,10 +238,10 @@ class PostgresTypeMapperTest {
     @Test
     void writesDebeziumsDayNumbersForInfiniteDates() {
         ColumnConverter date = mapper.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1));
-        // PostgreSQL's int32 markers moved from 2000 to 1970 with 32-bit wrap-around, as Debezium writes them.
-        assertThat(date.fromText("infinity")).isEqualTo(-2_147_472_692);
+        // The days of +5877611-06-21 and -5877611-06-22, as Debezium 3.7 writes them (InfinityMarkersTest: every mode).
+        assertThat(date.fromText("infinity")).isEqualTo(2_146_033_979);
         assertThat(date.fromText("-infinity")).isEqualTo(-2_147_472_691);
-        assertThat(date.fromBinary(new byte[] {0x7f, -1, -1, -1})).isEqualTo(-2_147_472_692);
+        assertThat(date.fromBinary(new byte[] {0x7f, -1, -1, -1})).isEqualTo(2_146_033_979);
         assertThat(date.fromText("4714-11-24 BC")).isEqualTo((int) java.time.LocalDate.of(-4713, 11, 24).toEpochDay());
         assertThat(date.fromText("5874897-12-31")).isEqualTo(2_145_042_905);
         ColumnConverter connect = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withTemporalPrecisionMode(TemporalPrecisionMode.CONNECT))

@@ -15,16 +15,19 @@ import java.util.List;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Dates, times, timestamps and intervals as a live server prints and sends them, converted as Debezium 3.6.1 writes
+ * Dates, times, timestamps and intervals as a live server prints and sends them, converted as Debezium 3.7.1 writes
  * them by default (time.precision.mode=adaptive, interval.handling.mode=numeric) and in each other mode.
  */
 @Timeout(120)
 class TemporalTypesLiveTest {
 
     private static final PostgresTypeMapper MAPPER = new PostgresTypeMapper(ConverterOptions.DEFAULTS);
-    /** Debezium's values for infinite timestamps: pgjdbc's markers read as microseconds (and as milliseconds). */
-    private static final long INFINITY_MICROS = 9_223_372_036_825_200_000L;
-    private static final long MINUS_INFINITY_MICROS = -9_223_372_036_832_400_000L;
+    /**
+     * Debezium 3.7's instants for infinite timestamps: pgjdbc's markers, milliseconds since 1970 (as microseconds they
+     * saturate at the ends of int64). InfinityMarkersTest has every mode.
+     */
+    private static final long INFINITY_MILLIS = 9_223_372_036_825_200_000L;
+    private static final long MINUS_INFINITY_MILLIS = -9_223_372_036_832_400_000L;
 
     private static PostgresTypeMapper mapper(TemporalPrecisionMode mode) {
         return new PostgresTypeMapper(ConverterOptions.DEFAULTS.withTemporalPrecisionMode(mode));
@@ -39,8 +42,8 @@ class TemporalTypesLiveTest {
                 of("date", "'0001-02-29 BC'", day(0, 2, 29)), of("date", "'0005-02-29 BC'", day(-4, 2, 29)),
                 of("date", "'4714-11-24 BC'", day(-4713, 11, 24)), of("date", "'5874897-12-31'", day(5874897, 12, 31)),
                 of("date", "'294276-12-31'", day(294276, 12, 31)),
-                // PostgreSQL's int32 markers moved from 2000 to 1970 with wrap-around, as Debezium writes them.
-                of("date", "'infinity'", -2_147_472_692), of("date", "'-infinity'", -2_147_472_691));
+                // The days of +5877611-06-21 and -5877611-06-22, Debezium 3.7's dates for them.
+                of("date", "'infinity'", 2_146_033_979), of("date", "'-infinity'", -2_147_472_691));
         ConversionChecks.assertConversions(MAPPER, LiveValues.observe(database, cases));
     }
 
@@ -48,7 +51,7 @@ class TemporalTypesLiveTest {
     void datesInConnectModeAreConnectDates(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
                 nullOf("date"), of("date", "'2024-02-29'", date(2024, 2, 29)), of("date", "'4714-11-24 BC'", date(-4713, 11, 24)),
-                of("date", "'infinity'", new Date(-2_147_472_692L * 86_400_000L)));
+                of("date", "'infinity'", new Date(2_146_033_979L * 86_400_000L)));
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.CONNECT), LiveValues.observe(database, cases));
     }
 
@@ -90,11 +93,11 @@ class TemporalTypesLiveTest {
                 of("timestamp", "'294247-01-10 04:00:54.775806'", Long.MAX_VALUE - 1),
                 failing("timestamp", "'294247-01-10 04:00:54.775807'", "294247-01-10"),
                 failing("timestamp", "'294276-12-31 23:59:59.999999'", "cannot be converted"),
-                of("timestamp", "'infinity'", INFINITY_MICROS), of("timestamp", "'-infinity'", MINUS_INFINITY_MICROS),
+                of("timestamp", "'infinity'", Long.MAX_VALUE), of("timestamp", "'-infinity'", Long.MIN_VALUE),
                 // timestamp(0..3) is io.debezium.time.Timestamp: int64 milliseconds, rounded down.
                 nullOf("timestamp(3)"), of("timestamp(3)", "'2024-01-02 03:04:05.1236'", micros("2024-01-02T03:04:05.124") / 1000),
                 of("timestamp(3)", "'1969-12-31 23:59:59.999'", -1L), of("timestamp(0)", "'2024-01-02 03:04:05.5'", micros("2024-01-02T03:04:06") / 1000),
-                of("timestamp(3)", "'infinity'", INFINITY_MICROS / 1000), of("timestamp(3)", "'-infinity'", MINUS_INFINITY_MICROS / 1000),
+                of("timestamp(3)", "'infinity'", INFINITY_MILLIS), of("timestamp(3)", "'-infinity'", MINUS_INFINITY_MILLIS),
                 nullOf("timestamptz"),
                 of("timestamptz", "'2024-01-02 03:04:05.123456+00'", "2024-01-02T03:04:05.123456Z"),
                 // As many fraction digits as the column declares (six without), none for timestamptz(0).
@@ -116,7 +119,7 @@ class TemporalTypesLiveTest {
     @PostgresTest
     void timestampsInTheOtherModes(PostgresDatabase database) throws Exception {
         List<TypeCase> micro = List.of(of("timestamp(3)", "'2024-01-02 03:04:05.123'", micros("2024-01-02T03:04:05.123")),
-                of("timestamp(3)", "'infinity'", INFINITY_MICROS));
+                of("timestamp(3)", "'infinity'", Long.MAX_VALUE));
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.MICROSECONDS), LiveValues.observe(database, micro));
         // adaptive_time_microseconds changes only time.
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.ADAPTIVE_TIME_MICROSECONDS), LiveValues.observe(database,
@@ -127,7 +130,7 @@ class TemporalTypesLiveTest {
                 failing("timestamp", "'2263-01-01 00:00:00'", "time.precision.mode=nanoseconds"))));
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.CONNECT), LiveValues.observe(database, List.of(
                 nullOf("timestamp"), of("timestamp", "'2024-01-02 03:04:05.123456'", new Date(micros("2024-01-02T03:04:05.123") / 1000)),
-                of("timestamp", "'infinity'", new Date(INFINITY_MICROS / 1000)),
+                of("timestamp", "'infinity'", new Date(INFINITY_MILLIS)),
                 of("timestamptz(0)", "'2024-01-02 03:04:05+00'", "2024-01-02T03:04:05Z"))));
     }
 
@@ -135,11 +138,11 @@ class TemporalTypesLiveTest {
     void isostringModeWritesIsoStringsInUtcWithDebeziumsInfinity(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
                 nullOf("date"), of("date", "'2024-01-02'", "2024-01-02Z"), of("date", "'0044-03-15 BC'", "-0043-03-15Z"),
-                of("date", "'infinity'", "-5877611-06-21Z"),
+                of("date", "'infinity'", "+5877611-06-21Z"), of("date", "'-infinity'", "-5877611-06-22Z"),
                 nullOf("time"), of("time", "'12:34:56.789'", "12:34:56.789Z"), of("time(0)", "'24:00:00'", "00:00:00Z"),
                 nullOf("timestamp"), of("timestamp", "'2024-01-02 03:04:05.12'", "2024-01-02T03:04:05.12Z"),
                 of("timestamp(0)", "'0044-03-15 12:00:00 BC'", "-0043-03-15T12:00:00Z"),
-                of("timestamp", "'infinity'", "+294247-01-10T04:00:25.2Z"), of("timestamp", "'-infinity'", "-290308-12-21T19:59:27.6Z"),
+                of("timestamp", "'infinity'", "+292278994-08-16T23:00:00Z"), of("timestamp", "'-infinity'", "-292275055-05-16T23:00:00Z"),
                 of("timestamptz(2)", "'2024-01-02 03:04:05+01'", "2024-01-02T02:04:05.00Z"));
         ConversionChecks.assertConversions(mapper(TemporalPrecisionMode.ISOSTRING), LiveValues.observe(database, cases));
     }

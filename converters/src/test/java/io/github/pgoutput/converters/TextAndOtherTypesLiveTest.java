@@ -10,8 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Character, binary, document, network, bit-string, geometric, hstore and text-form-only values as a live server
- * prints and sends them, converted as Debezium 3.6.1 writes them by default and in each other mode.
+ * Character, binary, document, network, bit-string, point, hstore and text-form-only values as a live server
+ * prints and sends them, converted as Debezium 3.7.1 writes them by default and in each other mode (the other geometric
+ * types: GeometricTypesLiveTest).
  */
 @Timeout(120)
 class TextAndOtherTypesLiveTest {
@@ -138,7 +139,7 @@ class TextAndOtherTypesLiveTest {
     @PostgresTest
     void typesWithoutADedicatedConversionAreTheirTextFormAndRefuseBinary(PostgresDatabase database) throws Exception {
         List<TypeCase> cases = List.of(
-                textOnly("box", "'((0,0),(1,1))'", "(1,1),(0,0)"),
+                textOnly("tid", "'(1,2)'", "(1,2)"),
                 textOnly("pg_lsn", "'16/B374D848'", "16/B374D848"), textOnly("int4range", "'[1,5]'", "[1,6)"),
                 textOnly("tsvector", "'a fat cat'", "'a' 'cat' 'fat'"), textOnly("int8range", "'[1,5]'", "[1,6)"), textOnly("xid8", "'42'", "42"),
                 textOnly("regclass", "'pg_class'", "pg_class"), textOnly("int2vector", "'1 2 3'", "1 2 3"));

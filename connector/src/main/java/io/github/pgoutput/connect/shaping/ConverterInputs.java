@@ -45,21 +45,19 @@ import org.postgresql.util.PGInterval;
  */
 public final class ConverterInputs {
 
-    private static final int LINE = 628;
-    private static final int LSEG = 601;
-    private static final int PATH = 602;
-    private static final int POLYGON = 604;
-    private static final int CIRCLE = 718;
-    /** Debezium's stand-ins for infinite timestamps and dates (pgjdbc's infinity markers, read as it reads them). */
+    /**
+     * Debezium 3.7's stand-ins for infinite timestamps and dates: the instants of pgjdbc's infinity markers
+     * (milliseconds since 1970), and the dates +5877611-06-21 and -5877611-06-22.
+     */
     private static final long PGJDBC_POSITIVE_INFINITY = 9223372036825200000L;
     private static final long PGJDBC_NEGATIVE_INFINITY = -9223372036832400000L;
-    static final Instant POSITIVE_INFINITY_INSTANT = fromMicros(PGJDBC_POSITIVE_INFINITY);
-    static final Instant NEGATIVE_INFINITY_INSTANT = fromMicros(PGJDBC_NEGATIVE_INFINITY);
+    static final Instant POSITIVE_INFINITY_INSTANT = Instant.ofEpochMilli(PGJDBC_POSITIVE_INFINITY);
+    static final Instant NEGATIVE_INFINITY_INSTANT = Instant.ofEpochMilli(PGJDBC_NEGATIVE_INFINITY);
     static final OffsetDateTime POSITIVE_INFINITY_OFFSET_DATE_TIME =
-            OffsetDateTime.ofInstant(Instant.ofEpochMilli(PGJDBC_POSITIVE_INFINITY), ZoneOffset.UTC);
+            OffsetDateTime.ofInstant(POSITIVE_INFINITY_INSTANT, ZoneOffset.UTC);
     static final OffsetDateTime NEGATIVE_INFINITY_OFFSET_DATE_TIME =
-            OffsetDateTime.ofInstant(Instant.ofEpochMilli(PGJDBC_NEGATIVE_INFINITY), ZoneOffset.UTC);
-    static final LocalDate POSITIVE_INFINITY_LOCAL_DATE = LocalDate.parse("-5877611-06-21");
+            OffsetDateTime.ofInstant(NEGATIVE_INFINITY_INSTANT, ZoneOffset.UTC);
+    static final LocalDate POSITIVE_INFINITY_LOCAL_DATE = LocalDate.parse("+5877611-06-21");
     static final LocalDate NEGATIVE_INFINITY_LOCAL_DATE = LocalDate.parse("-5877611-06-22");
 
     private ConverterInputs() {
@@ -96,11 +94,11 @@ public final class ConverterInputs {
                 case BuiltInTypes.INTERVAL -> new PGInterval(text);
                 case BuiltInTypes.POINT -> new PGpoint(text);
                 case BuiltInTypes.BOX -> new PGbox(text);
-                case CIRCLE -> new PGcircle(text);
-                case LINE -> new PGline(text);
-                case LSEG -> new PGlseg(text);
-                case PATH -> new PGpath(text);
-                case POLYGON -> new PGpolygon(text);
+                case BuiltInTypes.CIRCLE -> new PGcircle(text);
+                case BuiltInTypes.LINE -> new PGline(text);
+                case BuiltInTypes.LSEG -> new PGlseg(text);
+                case BuiltInTypes.PATH -> new PGpath(text);
+                case BuiltInTypes.POLYGON -> new PGpolygon(text);
                 default -> text;
             };
         } catch (SQLException | RuntimeException e) {

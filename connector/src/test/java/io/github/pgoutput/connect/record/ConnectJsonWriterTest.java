@@ -10,6 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 
+import io.github.pgoutput.converters.BuiltInTypes;
+import io.github.pgoutput.converters.ColumnConverter;
+import io.github.pgoutput.converters.ConverterOptions;
+import io.github.pgoutput.converters.PgColumnType;
+import io.github.pgoutput.converters.PostgresTypeMapper;
+import io.github.pgoutput.converters.TemporalPrecisionMode;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -173,6 +179,47 @@ class ConnectJsonWriterTest {
             }
         }
         return text.toString();
+    }
+
+    @Test
+    void writesDebezium37sGeometricStructsAndInfinityMarkersAsJsonConverterDoes() {
+        Map<String, Object> columns = new LinkedHashMap<>();
+        columns.put("box", "(2,2),(-2,-2)");
+        columns.put("lseg", "[(-1,-1),(1,1)]");
+        columns.put("path", "((0,0),(3,4))");
+        columns.put("polygon", "((0,0),(2,0),(2,2))");
+        columns.put("circle", "<(1,1),0.5>");
+        columns.put("line", "{0,1,0}");
+        columns.put("point", "(NaN,-0)");
+        int[] oids = {BuiltInTypes.BOX, BuiltInTypes.LSEG, BuiltInTypes.PATH, BuiltInTypes.POLYGON, BuiltInTypes.CIRCLE,
+            BuiltInTypes.LINE, BuiltInTypes.POINT};
+        for (TemporalPrecisionMode mode : TemporalPrecisionMode.values()) {
+            PostgresTypeMapper types = new PostgresTypeMapper(ConverterOptions.DEFAULTS.withTemporalPrecisionMode(mode));
+            SchemaBuilder row = SchemaBuilder.struct().name("p.public.geo.Value");
+            java.util.List<Object> values = new java.util.ArrayList<>();
+            int i = 0;
+            for (Map.Entry<String, Object> column : columns.entrySet()) {
+                ColumnConverter converter = types.converterFor(PgColumnType.builtIn(oids[i++], -1));
+                row.field(column.getKey(), converter.schema(true));
+                values.add(converter.fromText((String) column.getValue()));
+            }
+            for (String sign : new String[] {"", "-"}) {
+                for (int typmod : new int[] {3, 6}) {
+                    ColumnConverter timestamp = types.converterFor(PgColumnType.builtIn(BuiltInTypes.TIMESTAMP, typmod));
+                    row.field("ts" + typmod + sign, timestamp.schema(false));
+                    values.add(timestamp.fromText(sign + "infinity"));
+                }
+                ColumnConverter date = types.converterFor(PgColumnType.builtIn(BuiltInTypes.DATE, -1));
+                row.field("day" + sign, date.schema(false));
+                values.add(date.fromText(sign + "infinity"));
+            }
+            Schema schema = row.build();
+            Struct struct = new Struct(schema);
+            for (int f = 0; f < values.size(); f++) {
+                struct.put(schema.fields().get(f), values.get(f));
+            }
+            assertSameBytes(schema, struct);
+        }
     }
 
     private static void assertSameBytes(Schema schema, Object value) {

@@ -13,6 +13,10 @@ import java.util.List;
 import io.github.pgoutput.converters.BuiltInTypes;
 import io.github.pgoutput.converters.PgColumnType;
 import org.junit.jupiter.api.Test;
+import org.postgresql.geometric.PGbox;
+import org.postgresql.geometric.PGcircle;
+import org.postgresql.geometric.PGline;
+import org.postgresql.geometric.PGpath;
 import org.postgresql.geometric.PGpoint;
 import org.postgresql.util.PGInterval;
 
@@ -48,6 +52,18 @@ class ConverterInputsTest {
         assertThat(of(BuiltInTypes.TIMETZ, "13:45:30.5+05:30")).isEqualTo(OffsetTime.parse("08:15:30.5Z"));
         assertThat(of(BuiltInTypes.TIME, "24:00:00")).as("the text, as Debezium hands a time").isEqualTo("24:00:00");
         assertThat(of(BuiltInTypes.TIMESTAMPTZ, "infinity")).isEqualTo(ConverterInputs.POSITIVE_INFINITY_OFFSET_DATE_TIME);
+    }
+
+    @Test
+    void infiniteDatesAndTimestampsAsDebezium37HandsThem() {
+        // pgjdbc's infinity markers, milliseconds since 1970, as instants; dates +5877611-06-21 and -5877611-06-22.
+        assertThat(of(BuiltInTypes.TIMESTAMP, "infinity")).isEqualTo(Instant.ofEpochMilli(9223372036825200000L));
+        assertThat(of(BuiltInTypes.TIMESTAMP, "-infinity")).isEqualTo(Instant.ofEpochMilli(-9223372036832400000L));
+        assertThat(of(BuiltInTypes.TIMESTAMPTZ, "infinity"))
+                .isEqualTo(OffsetDateTime.parse("+292278994-08-16T23:00:00Z"));
+        assertThat(of(BuiltInTypes.TIMESTAMPTZ, "-infinity"))
+                .isEqualTo(OffsetDateTime.parse("-292275055-05-16T23:00:00Z"));
+        assertThat(of(BuiltInTypes.DATE, "infinity")).isEqualTo(LocalDate.parse("+5877611-06-21"));
         assertThat(of(BuiltInTypes.DATE, "-infinity")).isEqualTo(LocalDate.parse("-5877611-06-22"));
     }
 
@@ -56,6 +72,10 @@ class ConverterInputsTest {
         assertThat((byte[]) of(BuiltInTypes.BYTEA, "\\xdeadbeef")).containsExactly(0xde, 0xad, 0xbe, 0xef);
         assertThat(of(BuiltInTypes.INTERVAL, "1 year 2 mons")).isEqualTo(new PGInterval("1 year 2 mons"));
         assertThat(of(BuiltInTypes.POINT, "(1.5,2.5)")).isEqualTo(new PGpoint(1.5, 2.5));
+        assertThat(of(BuiltInTypes.BOX, "(1,1),(0,0)")).isEqualTo(new PGbox(1, 1, 0, 0));
+        assertThat(of(BuiltInTypes.PATH, "[(0,0),(1,1)]")).isEqualTo(new PGpath("[(0,0),(1,1)]"));
+        assertThat(of(BuiltInTypes.CIRCLE, "<(0,0),1>")).isEqualTo(new PGcircle(0, 0, 1));
+        assertThat(of(BuiltInTypes.LINE, "{1,-1,0}")).isEqualTo(new PGline(1, -1, 0));
     }
 
     @Test
