@@ -112,6 +112,7 @@ final class CrossKeyRules {
     private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
         problems.addAll(LegacyDebeziumKeys.problems(given));
+        problems.addAll(DebeziumReselect.problems(given));
         DebeziumSnapshotModes.problem(given).ifPresent(problems::add);
         problems.addAll(problems(parsed, given));
         checkDirectEncoding(parsed, given, problems);

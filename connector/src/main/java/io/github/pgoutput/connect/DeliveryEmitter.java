@@ -51,7 +51,12 @@ final class DeliveryEmitter {
         void delivered(Delivery delivery, SourceRecord lastRecord);
     }
 
-    private record Numbered(Draft draft, long order, Lsn lsn) {
+    /** @param unresolved the columns whose unchanged TOAST value stayed the placeholder ({@link ToastResolution}) */
+    private record Numbered(Draft draft, long order, Lsn lsn, List<String> unresolved) {
+
+        Numbered(Draft draft, long order, Lsn lsn) {
+            this(draft, order, lsn, List.of());
+        }
     }
 
     private final TransactionAssembler assembler;
@@ -79,6 +84,8 @@ final class DeliveryEmitter {
     private ResumedSnapshotFilter resumedSnapshot;
     /** Incremental snapshots and signals; null when the task takes none. */
     private IncrementalSnapshotter incremental;
+    /** Unchanged TOAST values resolved before the records are built; null with {@code unchanged.toast.resolution=none}. */
+    private ToastResolution toast;
 
     /**
      * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
@@ -122,6 +129,12 @@ final class DeliveryEmitter {
         return this;
     }
 
+    /** Resolves unchanged TOAST values before each change's records are built; the task owns it and closes it. */
+    DeliveryEmitter withToastResolution(ToastResolution resolution) {
+        this.toast = resolution;
+        return this;
+    }
+
     /** Releases the resumed snapshot's filter, if any. */
     void close() {
         if (resumedSnapshot != null) {
@@ -155,9 +168,21 @@ final class DeliveryEmitter {
                 begin(next, out);
                 continue;
             }
-            ChangeEvent event = current.changes().next();
+            ChangeEvent event;
+            List<String> unresolved = List.of();
+            boolean skipped;
+            if (toast == null) {
+                event = current.changes().next();
+                skipped = event != null && skipsAsResumed(event);
+            } else {
+                // The records of a delivery already in Kafka are not emitted again: their changes only feed the store.
+                var outcome = toast.next(current, skip != Long.MAX_VALUE, this::skipsAsResumed);
+                event = outcome == null ? null : outcome.event();
+                unresolved = outcome == null ? List.of() : outcome.unresolved();
+                skipped = outcome != null && outcome.skipped();
+            }
             if (event == null) {
-                if (!current.changes().atEnd()) {
+                if (!(toast == null ? current.changes().atEnd() : toast.atEnd(current))) {
                     return false;
                 }
                 finish(out);
@@ -166,7 +191,7 @@ final class DeliveryEmitter {
             if (incremental != null) {
                 incremental.observe(event, current);
             }
-            if (resumedSnapshot != null && resumedSnapshot.skips(event, current)) {
+            if (skipped) {
                 // Already in a row of the resumed snapshot as read; numbered the same way after every restart, since
                 // the resumptions stay in the offsets until the stream is past them.
                 continue;
@@ -178,11 +203,15 @@ final class DeliveryEmitter {
             if (!drafts.isEmpty()) {
                 flushHeld(out, false);
                 for (Draft draft : drafts) {
-                    held.add(new Numbered(draft, nextOrder++, event.walPosition()));
+                    held.add(new Numbered(draft, nextOrder++, event.walPosition(), draft.value() == null ? List.of() : unresolved));
                 }
             }
         }
         return false;
+    }
+
+    private boolean skipsAsResumed(ChangeEvent event) {
+        return resumedSnapshot != null && resumedSnapshot.skips(event, current);
     }
 
     /** The position of everything emitted so far. */
@@ -271,6 +300,9 @@ final class DeliveryEmitter {
         if (incremental != null) {
             incremental.delivered(delivery);
         }
+        if (toast != null) {
+            toast.delivered(delivery);
+        }
         delivered.delivered(delivery, last);
     }
 
@@ -307,6 +339,9 @@ final class DeliveryEmitter {
         currentHeaders.addTo(headers, numbered.lsn(), numbered.order());
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
+        if (!numbered.unresolved().isEmpty()) {
+            headers.addString(LifecycleHeaders.TOAST_UNRESOLVED, String.join(",", numbered.unresolved()));
+        }
         SourceRecord record = builder.record(draft, partition, offset(at), headers);
         tracker.emitted(unit, record);
         out.add(record);

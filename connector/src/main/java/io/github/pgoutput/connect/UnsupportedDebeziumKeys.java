@@ -73,8 +73,6 @@ final class UnsupportedDebeziumKeys {
             // Custom converters replace the value and schema of columns.
             new Rule("converters", false, Set.of(), "this connector does not load custom column converters; convert"
                     + " with a single message transform, or remove the key"),
-            // Post processors (for example column reselection) change the values of the records.
-            new Rule("post.processors", false, Set.of(), "this connector has no post processors; remove the key"),
             // A snapshot query per table selects other rows or columns than the table holds.
             new Rule("snapshot.select.statement.overrides", true, Set.of(), "this connector snapshots whole tables;"
                     + " restrict the rows with a publication row filter (WHERE) and " + PUBLICATION_AUTOCREATE_MODE_CONFIG
