@@ -96,7 +96,9 @@ public final class ToastStore implements AutoCloseable {
         // Memtables are charged to the cache, so caches and buffers together stay near memoryBytes.
         writeBuffers = new WriteBufferManager(memory / 2, cache);
         dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setWriteBufferManager(writeBuffers).setMaxOpenFiles(512).setKeepLogFileNum(2)
+                .setWriteBufferManager(writeBuffers).setKeepLogFileNum(2)
+                // FIFO compaction needs every table file open; their number is about maxDiskBytes / the write buffer size.
+                .setMaxOpenFiles(-1)
                 .setMaxTotalWalSize(Math.max(16L << 20, memory));
         BlockBasedTableConfig tables = new BlockBasedTableConfig().setBlockCache(cache)
                 .setCacheIndexAndFilterBlocks(true).setPinL0FilterAndIndexBlocksInCache(true)

@@ -36,7 +36,6 @@ class UnsupportedDebeziumKeysTest {
         "column.propagate.source.type                          | .*                     | remove the key",
         "datatype.propagate.source.type                        | .+\\.NUMERIC           | remove the key",
         "converters                                            | isbn                   | single message transform",
-        "post.processors                                       | reselector             | remove the key",
         "snapshot.select.statement.overrides                   | public.orders          | publication row filter",
         "snapshot.select.statement.overrides.public.orders     | SELECT * FROM orders   | publication row filter",
         "snapshot.query.mode                                   | custom                 | remove the key",
