@@ -43,7 +43,7 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
         name = TaskMBeans.name("streaming", connector, task);
     }
 
-    static ObjectName objectName(String connector, int task) {
+    public static ObjectName objectName(String connector, int task) {
         return new StreamingMetrics(connector, task).name;
     }
 
