@@ -226,6 +226,7 @@ public final class ToastResolver {
         Optional<StoredRow> current = delivery.kind() == Delivery.Kind.PREPARED ? store.getPrepared(delivery.xid(), key) : store.get(key);
         Map<String, ColumnValue> merged = new LinkedHashMap<>(current.map(StoredRow::columns).orElse(Map.of()));
         merged.putAll(large);
+        // The row may have been written by a later change of the same delivery (one that left these columns unchanged).
         RowVersion at = current.map(StoredRow::version).filter(version::isBefore).orElse(version);
         if (delivery.kind() == Delivery.Kind.PREPARED) {
             store.putPrepared(delivery.xid(), key, new StoredRow(at, merged));

@@ -154,13 +154,14 @@ public final class ToastStore implements AutoCloseable {
         return read(rows, key.encode(ROW_PREFIX));
     }
 
-    /** Stores {@code row} for {@code key} unless a newer version is stored; an empty row removes the key. */
+    /**
+     * Stores {@code row} for {@code key}; an empty row removes the key. The last write wins, whatever its version:
+     * changes come in commit order, and changes PostgreSQL sends again after a restart come again in that order too,
+     * so each write leaves the row as it was at that change (and {@link ToastResolver} uses no value written at or
+     * after the change it resolves). Not reading first keeps a write one RocksDB put.
+     */
     public void put(RowKey key, StoredRow row) {
         byte[] encoded = key.encode(ROW_PREFIX);
-        Optional<StoredRow> existing = read(rows, encoded);
-        if (existing.isPresent() && row.version().isBefore(existing.get().version())) {
-            return;
-        }
         write(() -> {
             if (row.isEmpty()) {
                 db.delete(rows, writeOptions, encoded);
@@ -189,13 +190,9 @@ public final class ToastStore implements AutoCloseable {
         return read(prepared, key.encode(preparedPrefix(xid)));
     }
 
-    /** Keeps {@code row} (empty: removed) for {@code key} until {@code xid}'s outcome, unless a newer one is kept. */
+    /** Keeps {@code row} (empty: removed) for {@code key} until {@code xid}'s outcome; the last write wins, as in {@link #put}. */
     public void putPrepared(Xid xid, RowKey key, StoredRow row) {
         byte[] encoded = key.encode(preparedPrefix(xid));
-        Optional<StoredRow> existing = read(prepared, encoded);
-        if (existing.isPresent() && row.version().isBefore(existing.get().version())) {
-            return;
-        }
         write(() -> db.put(prepared, writeOptions, encoded, row.encode()));
     }
 

@@ -36,12 +36,15 @@ class ToastStoreTest {
     }
 
     @Test
-    void keepsTheNewerVersionWhenAnOlderOneIsWrittenAgain() {
+    void theLastWriteWinsAsChangesSentAgainComeInCommitOrderToo() {
         try (ToastStore store = open()) {
-            store.put(key(1, "7"), row(0x200, 1, "body", "new"));
-            store.put(key(1, "7"), row(0x100, 1, "body", "old"));
+            store.put(key(1, "7"), row(0x200, 1, "body", "ahead"));
+            store.put(key(1, "7"), row(0x100, 1, "body", "replayed"));
 
-            assertThat(store.get(key(1, "7"))).get().extracting(r -> r.columns().get("body")).isEqualTo(text("new"));
+            assertThat(store.get(key(1, "7"))).get().satisfies(r -> {
+                assertThat(r.columns().get("body")).isEqualTo(text("replayed"));
+                assertThat(r.version()).isEqualTo(new RowVersion(Lsn.of(0x100), 1));
+            });
         }
     }
 
