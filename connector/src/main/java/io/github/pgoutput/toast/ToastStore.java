@@ -348,6 +348,22 @@ public final class ToastStore implements AutoCloseable {
         return total;
     }
 
+    /**
+     * Native memory RocksDB reports in use: the block cache (which the write buffers are charged to) and the table
+     * readers' index and filter blocks not held in it.
+     */
+    public long nativeMemoryBytes() {
+        try {
+            long readers = 0;
+            for (ColumnFamilyHandle handle : handles) {
+                readers += db.getLongProperty(handle, "rocksdb.estimate-table-readers-mem");
+            }
+            return cache.getUsage() + readers;
+        } catch (RocksDBException e) {
+            throw failed(e);
+        }
+    }
+
     /** RocksDB's estimate of the committed rows stored. */
     public long estimatedRows() {
         try {

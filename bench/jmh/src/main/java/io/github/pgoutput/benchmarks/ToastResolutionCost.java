@@ -69,6 +69,11 @@ public final class ToastResolutionCost {
             flush.invoke(store);
             long writtenOnce = store.diskBytes();
             start = System.nanoTime();
+            for (int i = 0; i < keys; i++) {
+                store.get(new RowKey(16384, List.of(Integer.toString(random.nextInt(keys)))));
+            }
+            double readSeconds = (System.nanoTime() - start) / 1e9;
+            start = System.nanoTime();
             long hits = 0;
             for (int i = 0; i < keys; i++) {
                 int k = random.nextInt(keys);
@@ -83,10 +88,14 @@ public final class ToastResolutionCost {
             store.sync();
             long rssAfter = rssBytes();
             flush.invoke(store);
+            long tableFiles = Files.list(directory).filter(p -> p.toString().endsWith(".sst")).count();
             long files = Files.walk(directory).filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-            System.out.printf("keys=%d value_bytes=%d write_per_s=%.0f resolve_per_s=%.0f resolve_us=%.1f hits=%d"
-                            + " bytes_per_key_written_once=%.0f sst_bytes=%d dir_bytes=%d bytes_per_key=%.0f rss_growth_mb=%.1f%n",
-                    keys, valueBytes, keys / writeSeconds, keys / resolveSeconds, resolveSeconds * 1e6 / keys, hits, (double) writtenOnce / keys,
+            System.out.printf("keys=%d value_bytes=%d write_per_s=%.0f read_per_s=%.0f resolve_per_s=%.0f resolve_us=%.1f hits=%d"
+                            + " bytes_per_key_written_once=%.0f table_files=%d rocksdb_native_mb=%.1f heap_used_mb=%.1f"
+                            + " sst_bytes=%d dir_bytes=%d bytes_per_key=%.0f rss_growth_mb=%.1f%n",
+                    keys, valueBytes, keys / writeSeconds, keys / readSeconds, keys / resolveSeconds, resolveSeconds * 1e6 / keys, hits,
+                    (double) writtenOnce / keys, tableFiles, store.nativeMemoryBytes() / 1e6,
+                    (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1e6,
                     store.diskBytes(), files, (double) files / keys, (rssAfter - rssBefore) / 1e6);
         }
     }
