@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link #sync()} runs before the task confirms a position to the slot, and the store's watermark moves with
  *       every delivery and every idle position the task may confirm ({@link #idleAt});</li>
- *   <li>a stream starts no later than the store's watermark ({@link #resumeLimit}): after a machine crash that lost
- *       unsynced writes, PostgreSQL sends the deliveries after it again, the task skips their records (Kafka has them)
- *       and the store sees them;</li>
+ *   <li>a stream starts no later than the store's watermark ({@link #resumeLimit}): after a crash that lost the
+ *       writes since the last flush, PostgreSQL sends the deliveries after it again, the task skips their records
+ *       (Kafka has them) and the store sees them;</li>
  *   <li>a stream that starts after the watermark anyway (the slot was dropped and made anew, or moved by hand) empties
  *       the store ({@link #streamStarted}).</li>
  * </ul>

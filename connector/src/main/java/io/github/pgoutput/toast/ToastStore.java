@@ -43,10 +43,11 @@ import org.rocksdb.WriteOptions;
  * the rows only at its COMMIT PREPARED ({@link #commitPrepared}), or are discarded at ROLLBACK PREPARED. Nothing of a
  * prepared transaction can change between its PREPARE and its outcome: it holds the locks of every row it changed.
  *
- * <p><b>Restarts.</b> Writes go to RocksDB's write-ahead log unsynced (a killed worker keeps them: the log is written
- * to the file on every write); {@link #sync()} makes them durable before the task confirms the slot, so the store is
- * never behind the slot's confirmed position after a machine crash. The watermark ({@link #watermark()}) is the end
- * LSN of the last delivery whose changes all reached the store; see {@code ToastResolution} for how the task uses it.
+ * <p><b>Restarts.</b> Writes go to memory (no write-ahead log); {@link #sync()} flushes them to table files before
+ * the task confirms the slot, so the store is never behind the slot's confirmed position after a crash, and what a
+ * crash loses is every write after some point (flushes are atomic across the column families, watermark included).
+ * The watermark ({@link #watermark()}) is the end LSN of the last delivery whose changes all reached the store; see
+ * {@code ToastResolution} for how the task uses it.
  *
  * <p>Not thread-safe: the task's poll thread (and {@link #sync()} from the committer, which RocksDB allows).
  */
@@ -82,7 +83,12 @@ public final class ToastStore implements AutoCloseable {
     private final ColumnFamilyOptions metaOptions;
     private final ColumnFamilyOptions rowOptions;
     private final ColumnFamilyOptions preparedOptions;
-    private final WriteOptions writeOptions = new WriteOptions();
+    /**
+     * No write-ahead log: a write is a memtable insert, with no system call. What the store keeps across a crash is
+     * what {@link #sync()} (or RocksDB itself, when a memtable fills) flushed to table files; the flushes of all
+     * column families are atomic, so that is always every write up to some point, watermark included.
+     */
+    private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final RocksDB db;
     private final ColumnFamilyHandle meta;
     private final ColumnFamilyHandle rows;
@@ -92,10 +98,10 @@ public final class ToastStore implements AutoCloseable {
     private ToastStore(Settings settings) throws RocksDBException {
         this.settings = settings;
         long memory = Math.max(8L << 20, settings.memoryBytes());
-        cache = new LRUCache(memory / 2);
-        // Memtables are charged to the cache, so caches and buffers together stay near memoryBytes.
+        cache = new LRUCache(memory);
+        // Memtables (at most half the memory) are charged to the cache, so blocks and buffers together stay within it.
         writeBuffers = new WriteBufferManager(memory / 2, cache);
-        dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setAtomicFlush(true)
                 .setWriteBufferManager(writeBuffers).setKeepLogFileNum(2)
                 // FIFO compaction needs every table file open; their number is about maxDiskBytes / the write buffer size.
                 .setMaxOpenFiles(-1)
@@ -128,9 +134,13 @@ public final class ToastStore implements AutoCloseable {
      * @throws ToastStoreException when the directory cannot be used (held by another task, damaged, no space)
      */
     public static ToastStore open(Settings settings, String identity) {
+        return open(settings, identity, LOCK_WAIT_NANOS);
+    }
+
+    static ToastStore open(Settings settings, String identity, long lockWaitNanos) {
         try {
             Files.createDirectories(settings.directory());
-            ToastStore store = new ToastStore(settings);
+            ToastStore store = openLocked(settings, lockWaitNanos);
             byte[] stored = store.db.get(store.meta, META_IDENTITY);
             byte[] wanted = identity.getBytes(StandardCharsets.UTF_8);
             if (stored == null || !Arrays.equals(stored, wanted)) {
@@ -142,6 +152,33 @@ public final class ToastStore implements AutoCloseable {
             throw new ToastStoreException("cannot open the unchanged-TOAST store in " + settings.directory() + " ("
                     + e.getMessage() + "); another task may hold it (each connector needs its own directory), or the"
                     + " disk is full or read-only", e);
+        }
+    }
+
+    /** How long {@link #open} waits for a task of the same connector that is still stopping to release the store. */
+    private static final long LOCK_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
+    /**
+     * Opens the store, waiting while another instance holds its lock: during a rebalance the task's previous
+     * instance on this worker may still be stopping.
+     */
+    private static ToastStore openLocked(Settings settings, long lockWaitNanos) throws RocksDBException {
+        long deadline = System.nanoTime() + lockWaitNanos;
+        while (true) {
+            try {
+                return new ToastStore(settings);
+            } catch (RocksDBException e) {
+                boolean locked = e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("lock");
+                if (!locked || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
@@ -330,9 +367,9 @@ public final class ToastStore implements AutoCloseable {
         });
     }
 
-    /** Makes every write so far durable (fsync of the write-ahead log). */
+    /** Makes every write so far durable: flushes the memtables of every column family, atomically, to table files. */
     public void sync() {
-        write(() -> db.flushWal(true));
+        flush();
     }
 
     /** Bytes of the store's table files on disk (the write-ahead log, at most {@code memoryBytes} more, aside). */
@@ -373,7 +410,7 @@ public final class ToastStore implements AutoCloseable {
         }
     }
 
-    /** Writes the memtables to table files: for measurements of the disk used. */
+    /** Writes the memtables to table files. */
     void flush() {
         write(() -> {
             try (org.rocksdb.FlushOptions options = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
@@ -384,6 +421,11 @@ public final class ToastStore implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            flush();
+        } catch (ToastStoreException e) {
+            // Closing goes on: what was not flushed comes again from the slot (the watermark is before it).
+        }
         handles.forEach(ColumnFamilyHandle::close);
         db.close();
         writeOptions.close();

@@ -1,6 +1,7 @@
 package io.github.pgoutput.toast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgoutput.pgoutput.Bytes;
 import io.github.pgoutput.pgoutput.ColumnValue;
@@ -64,10 +65,27 @@ class ToastStoreTest {
             store.put(key(1, "7"), row(0x100, 1, "body", "a"));
             store.put(key(2, "7"), row(0x100, 2, "body", "b"));
 
+            store.flush();
+
             store.dropTable(1);
+            store.flush();
 
             assertThat(store.get(key(1, "7"))).isEmpty();
             assertThat(store.get(key(2, "7"))).isPresent();
+        }
+        try (ToastStore store = open()) {
+            assertThat(store.get(key(1, "7"))).as("after reopening").isEmpty();
+            assertThat(store.get(key(2, "7"))).isPresent();
+        }
+    }
+
+    @Test
+    void aSecondOpenOfTheSameDirectoryFailsWhileTheFirstHoldsIt() {
+        try (ToastStore store = open()) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> ToastStore.open(new ToastStore.Settings(directory.resolve("store"), 64L << 20, 8L << 20),
+                    IDENTITY, 2_000_000_000L)).isInstanceOf(ToastStoreException.class).hasMessageContaining("another task");
+            assertThat(System.nanoTime() - start).as("it waited for the holder to stop").isGreaterThan(1_900_000_000L);
         }
     }
 
