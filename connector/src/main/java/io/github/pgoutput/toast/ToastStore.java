@@ -102,7 +102,9 @@ public final class ToastStore implements AutoCloseable {
         // Memtables (at most half the memory) are charged to the cache, so blocks and buffers together stay within it.
         writeBuffers = new WriteBufferManager(memory / 2, cache);
         dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setAtomicFlush(true)
-                .setWriteBufferManager(writeBuffers).setKeepLogFileNum(2)
+                .setWriteBufferManager(writeBuffers)
+                // RocksDB's own log in the directory: warnings only, and at most two files of 1 MiB.
+                .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL).setMaxLogFileSize(1L << 20).setKeepLogFileNum(2)
                 // FIFO compaction needs every table file open; their number is about maxDiskBytes / the write buffer size.
                 .setMaxOpenFiles(-1)
                 .setMaxTotalWalSize(Math.max(16L << 20, memory));
