@@ -6,27 +6,16 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompactionOptionsFIFO;
-import org.rocksdb.CompactionStyle;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
-import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -53,10 +42,6 @@ import org.rocksdb.WriteOptions;
  */
 public final class ToastStore implements AutoCloseable {
 
-    static {
-        RocksDB.loadLibrary();
-    }
-
     /**
      * @param directory    the store's own directory (created if missing)
      * @param maxDiskBytes the most the rows' files may take before the oldest are dropped
@@ -65,8 +50,6 @@ public final class ToastStore implements AutoCloseable {
     public record Settings(Path directory, long maxDiskBytes, long memoryBytes) {
     }
 
-    private static final byte[] ROWS = "rows".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] PREPARED = "prepared".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ROW_PREFIX = {'r'};
     private static final byte[] META_IDENTITY = {'i'};
     private static final byte[] META_WATERMARK = {'w'};
@@ -77,12 +60,7 @@ public final class ToastStore implements AutoCloseable {
     private static final byte[] EVERYTHING_TO = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
 
     private final Settings settings;
-    private final LRUCache cache;
-    private final WriteBufferManager writeBuffers;
-    private final DBOptions dbOptions;
-    private final ColumnFamilyOptions metaOptions;
-    private final ColumnFamilyOptions rowOptions;
-    private final ColumnFamilyOptions preparedOptions;
+    private final RocksFiles files;
     /**
      * No write-ahead log: a write is a memtable insert, with no system call. What the store keeps across a crash is
      * what {@link #sync()} (or RocksDB itself, when a memtable fills) flushed to table files; the flushes of all
@@ -95,38 +73,14 @@ public final class ToastStore implements AutoCloseable {
     private final ColumnFamilyHandle prepared;
     private final List<ColumnFamilyHandle> handles;
 
-    private ToastStore(Settings settings) throws RocksDBException {
+    private ToastStore(Settings settings, RocksFiles files) {
         this.settings = settings;
-        long memory = Math.max(8L << 20, settings.memoryBytes());
-        cache = new LRUCache(memory);
-        // Memtables (at most half the memory) are charged to the cache, so blocks and buffers together stay within it.
-        writeBuffers = new WriteBufferManager(memory / 2, cache);
-        dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setAtomicFlush(true)
-                .setWriteBufferManager(writeBuffers)
-                // RocksDB's own log in the directory: warnings only, and at most two files of 1 MiB.
-                .setInfoLogLevel(org.rocksdb.InfoLogLevel.WARN_LEVEL).setMaxLogFileSize(1L << 20).setKeepLogFileNum(2)
-                // FIFO compaction needs every table file open; their number is about maxDiskBytes / the write buffer size.
-                .setMaxOpenFiles(-1)
-                .setMaxTotalWalSize(Math.max(16L << 20, memory));
-        BlockBasedTableConfig tables = new BlockBasedTableConfig().setBlockCache(cache)
-                .setCacheIndexAndFilterBlocks(true).setPinL0FilterAndIndexBlocksInCache(true)
-                .setFilterPolicy(new BloomFilter(10));
-        long writeBuffer = Math.max(1L << 20, Math.min(64L << 20, memory / 4));
-        metaOptions = new ColumnFamilyOptions().setTableFormatConfig(tables);
-        rowOptions = new ColumnFamilyOptions().setTableFormatConfig(tables).setWriteBufferSize(writeBuffer)
-                .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setCompactionStyle(CompactionStyle.FIFO)
-                .setCompactionOptionsFIFO(new CompactionOptionsFIFO().setMaxTableFilesSize(settings.maxDiskBytes())
-                        .setAllowCompaction(true));
-        preparedOptions = new ColumnFamilyOptions().setTableFormatConfig(tables).setWriteBufferSize(writeBuffer)
-                .setCompressionType(CompressionType.LZ4_COMPRESSION);
-        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, metaOptions),
-                new ColumnFamilyDescriptor(ROWS, rowOptions), new ColumnFamilyDescriptor(PREPARED, preparedOptions));
-        handles = new ArrayList<>();
-        db = RocksDB.open(dbOptions, settings.directory().toString(), families, handles);
-        meta = handles.get(0);
-        rows = handles.get(1);
-        prepared = handles.get(2);
+        this.files = files;
+        this.db = files.db();
+        this.handles = files.handles();
+        this.meta = handles.get(0);
+        this.rows = handles.get(1);
+        this.prepared = handles.get(2);
     }
 
     /**
@@ -142,7 +96,7 @@ public final class ToastStore implements AutoCloseable {
     static ToastStore open(Settings settings, String identity, long lockWaitNanos) {
         try {
             Files.createDirectories(settings.directory());
-            ToastStore store = openLocked(settings, lockWaitNanos);
+            ToastStore store = new ToastStore(settings, RocksFiles.open(settings, lockWaitNanos));
             byte[] stored = store.db.get(store.meta, META_IDENTITY);
             byte[] wanted = identity.getBytes(StandardCharsets.UTF_8);
             if (stored == null || !Arrays.equals(stored, wanted)) {
@@ -159,30 +113,6 @@ public final class ToastStore implements AutoCloseable {
 
     /** How long {@link #open} waits for a task of the same connector that is still stopping to release the store. */
     private static final long LOCK_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-
-    /**
-     * Opens the store, waiting while another instance holds its lock: during a rebalance the task's previous
-     * instance on this worker may still be stopping.
-     */
-    private static ToastStore openLocked(Settings settings, long lockWaitNanos) throws RocksDBException {
-        long deadline = System.nanoTime() + lockWaitNanos;
-        while (true) {
-            try {
-                return new ToastStore(settings);
-            } catch (RocksDBException e) {
-                boolean locked = e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("lock");
-                if (!locked || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-    }
 
     public Settings settings() {
         return settings;
@@ -397,7 +327,7 @@ public final class ToastStore implements AutoCloseable {
             for (ColumnFamilyHandle handle : handles) {
                 readers += db.getLongProperty(handle, "rocksdb.estimate-table-readers-mem");
             }
-            return cache.getUsage() + readers;
+            return files.cacheUsage() + readers;
         } catch (RocksDBException e) {
             throw failed(e);
         }
@@ -428,15 +358,8 @@ public final class ToastStore implements AutoCloseable {
         } catch (ToastStoreException e) {
             // Closing goes on: what was not flushed comes again from the slot (the watermark is before it).
         }
-        handles.forEach(ColumnFamilyHandle::close);
-        db.close();
         writeOptions.close();
-        rowOptions.close();
-        preparedOptions.close();
-        metaOptions.close();
-        dbOptions.close();
-        writeBuffers.close();
-        cache.close();
+        files.close();
     }
 
     private Optional<StoredRow> read(ColumnFamilyHandle family, byte[] key) {
