@@ -54,6 +54,16 @@ class ArchitectureTest {
             .allowEmptyShould(true);
 
     @ArchTest
+    static final ArchRule toastIsFreeOfKafkaAndJdbc = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.toast..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "org.postgresql..")
+            .orShould().dependOnClassesThat().belongToAnyOf(java.sql.Statement.class, java.sql.PreparedStatement.class,
+                    java.sql.ResultSet.class, java.sql.Connection.class, java.sql.DriverManager.class)
+            .because("unchanged TOAST resolution is logic over decoded changes and its own store; its one query is in"
+                    + " replication (CurrentRowReader), reached through the CurrentRows interface")
+            .allowEmptyShould(true);
+
+    @ArchTest
     static final ArchRule replicationIsFreeOfKafka = noClasses()
             .that().resideInAPackage("io.github.pgoutput.replication..")
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")

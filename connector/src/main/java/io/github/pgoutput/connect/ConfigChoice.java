@@ -129,6 +129,24 @@ public final class ConfigChoice<T> {
         };
     }
 
+    /** {@link #validator()} for a key that may be left unset (null or blank: the connector decides). */
+    public ConfigDef.Validator optionalValidator() {
+        ConfigDef.Validator required = validator();
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null && !value.toString().isBlank()) {
+                    required.ensureValid(name, value);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return required.toString();
+            }
+        };
+    }
+
     private static String lowerCaseName(Enum<?> constant) {
         return constant.name().toLowerCase(Locale.ROOT);
     }

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.toast.UnchangedToastResolution;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -75,6 +76,10 @@ public final class ConfigChoices {
 
     /** {@code direct.encoding}: none, json, json_with_schemas. */
     public static final ConfigChoice<DirectEncoding> DIRECT_ENCODING = ConfigChoice.lowerCase(DirectEncoding.class);
+
+    /** {@code unchanged.toast.resolution}: none, reselect, store. */
+    public static final ConfigChoice<UnchangedToastResolution> UNCHANGED_TOAST_RESOLUTION =
+            ConfigChoice.lowerCase(UnchangedToastResolution.class);
 
     private ConfigChoices() {
     }

@@ -119,6 +119,7 @@ final class CrossKeyRules {
     private static List<ConfigProblem> allProblems(Map<String, ?> parsed, Map<String, ?> given) {
         List<ConfigProblem> problems = new ArrayList<>(UnsupportedDebeziumKeys.problems(given));
         problems.addAll(LegacyDebeziumKeys.problems(given));
+        problems.addAll(DebeziumReselect.problems(given));
         DebeziumSnapshotModes.problem(given).ifPresent(problems::add);
         problems.addAll(ColumnShapingKeys.problems(given));
         problems.addAll(problems(parsed, given));

@@ -52,7 +52,12 @@ final class DeliveryEmitter {
         void delivered(Delivery delivery, SourceRecord lastRecord);
     }
 
-    private record Numbered(Draft draft, long order, Lsn lsn) {
+    /** @param unresolved the columns whose unchanged TOAST value stayed the placeholder ({@link ToastResolution}) */
+    private record Numbered(Draft draft, long order, Lsn lsn, List<String> unresolved) {
+
+        Numbered(Draft draft, long order, Lsn lsn) {
+            this(draft, order, lsn, List.of());
+        }
     }
 
     private final TransactionAssembler assembler;
@@ -86,6 +91,11 @@ final class DeliveryEmitter {
     private ResumedSnapshotFilter resumedSnapshot;
     /** Incremental snapshots and signals; null when the task takes none. */
     private IncrementalSnapshotter incremental;
+    /** Unchanged TOAST values resolved before the records are built; null with {@code unchanged.toast.resolution=none}. */
+    private ToastResolution toast;
+    /** The change {@link #lacking} was last computed for (by identity), and what the resumed snapshot lacks of it. */
+    private ChangeEvent lackingAskedFor;
+    private ChangeEvent lacking;
 
     /**
      * @param transactions the transaction topic records, or null when {@code provide.transaction.metadata} is false
@@ -129,6 +139,12 @@ final class DeliveryEmitter {
         return this;
     }
 
+    /** Resolves unchanged TOAST values before each change's records are built; the task owns it and closes it. */
+    DeliveryEmitter withToastResolution(ToastResolution resolution) {
+        this.toast = resolution;
+        return this;
+    }
+
     /** Releases the resumed snapshot's filter, if any. */
     void close() {
         if (resumedSnapshot != null) {
@@ -162,9 +178,21 @@ final class DeliveryEmitter {
                 begin(next, out);
                 continue;
             }
-            ChangeEvent event = current.changes().next();
+            ChangeEvent event;
+            List<String> unresolved = List.of();
+            boolean skipped;
+            if (toast == null) {
+                event = current.changes().next();
+                skipped = event != null && skipsAsResumed(event);
+            } else {
+                // The records of a delivery already in Kafka are not emitted again: their changes only feed the store.
+                var outcome = toast.next(current, skip != Long.MAX_VALUE, this::skipsAsResumed);
+                event = outcome == null ? null : outcome.event();
+                unresolved = outcome == null ? List.of() : outcome.unresolved();
+                skipped = outcome != null && outcome.skipped();
+            }
             if (event == null) {
-                if (!current.changes().atEnd()) {
+                if (!(toast == null ? current.changes().atEnd() : toast.atEnd(current))) {
                     return false;
                 }
                 finish(out);
@@ -173,13 +201,14 @@ final class DeliveryEmitter {
             if (incremental != null) {
                 incremental.observe(event, current);
             }
+            if (skipped) {
+                // Wholly in the rows of the resumed snapshot as read; numbered the same way after every restart, since
+                // the resumptions stay in the offsets until the stream is past them.
+                continue;
+            }
             if (resumedSnapshot != null) {
-                // What the resumed snapshot's rows as read lack of it (null: nothing); numbered the same way after every
-                // restart, since the resumptions stay in the offsets until the stream is past them.
-                event = resumedSnapshot.lacking(event, current);
-                if (event == null) {
-                    continue;
-                }
+                // The side of it the resumed snapshot's rows as read lack (an update read at two points).
+                event = lackingSide(event);
             }
             boolean inKafka = debeziumPrefix != null && debeziumPrefix.covers(event);
             if (!inKafka) {
@@ -196,7 +225,7 @@ final class DeliveryEmitter {
             if (!drafts.isEmpty()) {
                 flushHeld(out, false);
                 for (Draft draft : drafts) {
-                    held.add(new Numbered(draft, nextOrder++, event.walPosition()));
+                    held.add(new Numbered(draft, nextOrder++, event.walPosition(), draft.value() == null ? List.of() : unresolved));
                 }
             }
             if (inKafka) {
@@ -204,6 +233,23 @@ final class DeliveryEmitter {
             }
         }
         return false;
+    }
+
+    /** Whether the resumed snapshot's rows as read already hold every side of {@code event}. */
+    private boolean skipsAsResumed(ChangeEvent event) {
+        return resumedSnapshot != null && lackingSide(event) == null;
+    }
+
+    /**
+     * {@link ResumedSnapshotFilter#lacking} of {@code event}, asked once per change: the skip decision and the emission
+     * both need it, and placing a change of a table without a key costs a query.
+     */
+    private ChangeEvent lackingSide(ChangeEvent event) {
+        if (event != lackingAskedFor) {
+            lackingAskedFor = event;
+            lacking = resumedSnapshot.lacking(event, current);
+        }
+        return lacking;
     }
 
     /** The position of everything emitted so far. */
@@ -294,6 +340,9 @@ final class DeliveryEmitter {
         if (incremental != null) {
             incremental.delivered(delivery);
         }
+        if (toast != null) {
+            toast.delivered(delivery);
+        }
         delivered.delivered(delivery, last);
     }
 
@@ -330,6 +379,9 @@ final class DeliveryEmitter {
         currentHeaders.addTo(headers, numbered.lsn(), numbered.order());
         Draft draft = numbered.draft();
         draft.addDebeziumHeaders(headers, builder.contextHeaders());
+        if (!numbered.unresolved().isEmpty()) {
+            headers.addString(LifecycleHeaders.TOAST_UNRESOLVED, String.join(",", numbered.unresolved()));
+        }
         SourceRecord record = builder.record(draft, partition, offset(at), headers);
         tracker.emitted(unit, record);
         out.add(record);

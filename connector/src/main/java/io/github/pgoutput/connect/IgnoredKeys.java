@@ -116,6 +116,7 @@ final class IgnoredKeys {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
                     || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
                     || UnsupportedDebeziumKeys.rule(key) != null || LegacyDebeziumKeys.handles(key) || isFrameworkKey(key)
+                    || DebeziumReselect.reads(key, given)
                     || (configurationBased && DebeziumSnapshotModes.KEYS.contains(key)) || ColumnShapingKeys.reads(key, given)) {
                 continue;
             }

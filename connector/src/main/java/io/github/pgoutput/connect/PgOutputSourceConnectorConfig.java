@@ -1,6 +1,7 @@
 package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.record.DirectEncoding;
+import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.connect.shaping.ColumnSelection;
 import io.github.pgoutput.connect.shaping.ColumnShaping;
 import io.github.pgoutput.connect.shaping.RegexList;
@@ -32,6 +33,7 @@ import io.github.pgoutput.pgoutput.StreamingMode;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.snapshot.SnapshotMode;
 import io.github.pgoutput.spill.SpillSettings;
+import io.github.pgoutput.toast.UnchangedToastResolution;
 
 /**
  * The connector's whole configuration: every key is declared here once, with its documentation, default, group,
@@ -55,6 +57,7 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String GROUP_SPILL = "Transaction spill";
     private static final String GROUP_SNAPSHOT = "Snapshot";
     private static final String GROUP_THROUGHPUT = "Throughput";
+    private static final String GROUP_TOAST = "Unchanged TOAST values";
 
     /** Connect's own key; this class only checks it, Connect declares it. */
     static final String TASKS_MAX_CONFIG = "tasks.max";
@@ -489,6 +492,57 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     private static final String DIRECT_ENCODING_DEFAULT = ConfigChoices.DIRECT_ENCODING.text(DirectEncoding.NONE);
     private static final String DIRECT_ENCODING_DISPLAY = "Direct encoding";
 
+    // ---- Unchanged TOAST values ------------------------------------------------------------------------------
+
+    public static final String UNCHANGED_TOAST_RESOLUTION_CONFIG = "unchanged.toast.resolution";
+    private static final String UNCHANGED_TOAST_RESOLUTION_DOC = "What an UPDATE that leaves a TOASTed column unchanged "
+            + "carries in that column (pgoutput does not send the value; REPLICA IDENTITY FULL tables always carry it). "
+            + "none: unavailable.value.placeholder, as Debezium. store: the value this connector last emitted for the row, "
+            + "kept on the worker's disk (toast.store.*), which is the value of the change whenever the connector saw the "
+            + "row's history (it snapshotted the table, or emitted an insert or update with the value since); otherwise a "
+            + "batched reselect by key (toast.reselect.batch.size), accepted only when the row's current version was "
+            + "written by the change's own transaction and no later change of that transaction set the column. reselect: "
+            + "that reselect alone, no disk. A value neither can prove stays the placeholder, and the record's "
+            + LifecycleHeaders.TOAST_UNRESOLVED + " header names the column: a newer value never goes into an older "
+            + "change. Unset, Debezium's reselect post processor (post.processors with "
+            + "<name>.type=io.debezium.processors.reselect.ReselectColumnsPostProcessor) means store.";
+    private static final String UNCHANGED_TOAST_RESOLUTION_DISPLAY = "Unchanged TOAST resolution";
+
+    public static final String TOAST_STORE_DIRECTORY_CONFIG = "toast.store.directory";
+    private static final String TOAST_STORE_DIRECTORY_DOC = "Directory of the unchanged TOAST store (one per connector; "
+            + "kept across restarts). Unset: <spill.directory>/<slot.name>.toast-store. Vetted as spill.directory: created "
+            + "with permissions 0700, owned by the worker's user and writable by no other.";
+    private static final String TOAST_STORE_DIRECTORY_DISPLAY = "TOAST store directory";
+
+    public static final String TOAST_STORE_MAX_DISK_BYTES_CONFIG = "toast.store.max.disk.bytes";
+    private static final String TOAST_STORE_MAX_DISK_BYTES_DOC = "Disk the stored values may take. Beyond it the values "
+            + "written longest ago are dropped first (whole files of them); a change of such a row is resolved by the "
+            + "reselect instead.";
+    private static final long TOAST_STORE_MAX_DISK_BYTES_DEFAULT = 1L << 30;
+    private static final String TOAST_STORE_MAX_DISK_BYTES_DISPLAY = "TOAST store disk (bytes)";
+
+    public static final String TOAST_STORE_MEMORY_BYTES_CONFIG = "toast.store.memory.bytes";
+    private static final String TOAST_STORE_MEMORY_BYTES_DOC = "Native (off-heap) memory of the store's caches and write "
+            + "buffers.";
+    private static final long TOAST_STORE_MEMORY_BYTES_DEFAULT = 32L << 20;
+    private static final String TOAST_STORE_MEMORY_BYTES_DISPLAY = "TOAST store memory (bytes)";
+
+    public static final String TOAST_STORE_MIN_VALUE_BYTES_CONFIG = "toast.store.min.value.bytes";
+    private static final String TOAST_STORE_MIN_VALUE_BYTES_DOC = "Shortest value (text form) the store keeps. PostgreSQL "
+            + "moves a value out of line only when its row exceeds toast_tuple_target (2 kB unless changed), so shorter "
+            + "values rarely come back as unchanged TOAST; one that does is reselected.";
+    private static final int TOAST_STORE_MIN_VALUE_BYTES_DEFAULT = 256;
+    private static final String TOAST_STORE_MIN_VALUE_BYTES_DISPLAY = "TOAST store smallest value (bytes)";
+
+    public static final String TOAST_RESELECT_BATCH_SIZE_CONFIG = "toast.reselect.batch.size";
+    private static final String TOAST_RESELECT_BATCH_SIZE_DOC = "Changes held while a value waits for the reselect: "
+            + "the rest of the transaction up to this many changes (and spill.memory.buffer.bytes of their values) is read "
+            + "first, since a later change of the same row in the same transaction decides whether the row's current value "
+            + "is the change's, then one query per table reads the rows. A value whose transaction goes on beyond it is "
+            + "not proven.";
+    private static final int TOAST_RESELECT_BATCH_SIZE_DEFAULT = 1000;
+    private static final String TOAST_RESELECT_BATCH_SIZE_DISPLAY = "TOAST reselect batch (changes)";
+
     public static final String MONEY_FRACTION_DIGITS_CONFIG = "money.fraction.digits";
     private static final String MONEY_FRACTION_DIGITS_DOC = "Digits after the decimal point of money values: the "
             + "frac_digits of the database's lc_monetary (2 for most locales, 0 for yen). Must match the database, "
@@ -880,6 +934,24 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
                 TOPIC_HEARTBEAT_NAME_DOC, GROUP_RECORDS, ++order, Width.MEDIUM, TOPIC_HEARTBEAT_NAME_DISPLAY);
 
         order = 0;
+        def.define(UNCHANGED_TOAST_RESOLUTION_CONFIG, Type.STRING, null, ConfigChoices.UNCHANGED_TOAST_RESOLUTION.optionalValidator(),
+                Importance.MEDIUM, UNCHANGED_TOAST_RESOLUTION_DOC, GROUP_TOAST, ++order, Width.SHORT,
+                UNCHANGED_TOAST_RESOLUTION_DISPLAY);
+        def.define(TOAST_STORE_DIRECTORY_CONFIG, Type.STRING, null, null, Importance.LOW, TOAST_STORE_DIRECTORY_DOC, GROUP_TOAST,
+                ++order, Width.LONG, TOAST_STORE_DIRECTORY_DISPLAY);
+        def.define(TOAST_STORE_MAX_DISK_BYTES_CONFIG, Type.LONG, TOAST_STORE_MAX_DISK_BYTES_DEFAULT, ConfigDef.Range.atLeast(1L << 20),
+                Importance.LOW, TOAST_STORE_MAX_DISK_BYTES_DOC, GROUP_TOAST, ++order, Width.SHORT,
+                TOAST_STORE_MAX_DISK_BYTES_DISPLAY);
+        def.define(TOAST_STORE_MEMORY_BYTES_CONFIG, Type.LONG, TOAST_STORE_MEMORY_BYTES_DEFAULT, ConfigDef.Range.atLeast(8L << 20),
+                Importance.LOW, TOAST_STORE_MEMORY_BYTES_DOC, GROUP_TOAST, ++order, Width.SHORT, TOAST_STORE_MEMORY_BYTES_DISPLAY);
+        def.define(TOAST_STORE_MIN_VALUE_BYTES_CONFIG, Type.INT, TOAST_STORE_MIN_VALUE_BYTES_DEFAULT, ConfigDef.Range.atLeast(0),
+                Importance.LOW, TOAST_STORE_MIN_VALUE_BYTES_DOC, GROUP_TOAST, ++order, Width.SHORT,
+                TOAST_STORE_MIN_VALUE_BYTES_DISPLAY);
+        def.define(TOAST_RESELECT_BATCH_SIZE_CONFIG, Type.INT, TOAST_RESELECT_BATCH_SIZE_DEFAULT, ConfigDef.Range.atLeast(1),
+                Importance.LOW, TOAST_RESELECT_BATCH_SIZE_DOC, GROUP_TOAST, ++order, Width.SHORT,
+                TOAST_RESELECT_BATCH_SIZE_DISPLAY);
+
+        order = 0;
         def.define(SPILL_BACKEND_CONFIG, Type.STRING, SPILL_BACKEND_DEFAULT, ConfigValidators.spillBackendValidator(),
                 Importance.MEDIUM, SPILL_BACKEND_DOC, GROUP_SPILL, ++order, Width.LONG, SPILL_BACKEND_DISPLAY);
         def.define(SPILL_DIRECTORY_CONFIG, Type.STRING, null, null,
@@ -1231,6 +1303,40 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
     public Optional<String> topicHeartbeatName() {
         String name = getString(TOPIC_HEARTBEAT_NAME_CONFIG);
         return name == null || name.isBlank() ? Optional.empty() : Optional.of(name.trim());
+    }
+
+    /**
+     * {@code unchanged.toast.resolution}; unset: {@code store} when Debezium's reselect post processor is configured
+     * ({@link DebeziumReselect}), else {@code none}.
+     */
+    public UnchangedToastResolution unchangedToastResolution() {
+        String configured = getString(UNCHANGED_TOAST_RESOLUTION_CONFIG);
+        if (configured != null && !configured.isBlank()) {
+            return ConfigChoices.UNCHANGED_TOAST_RESOLUTION.parse(UNCHANGED_TOAST_RESOLUTION_CONFIG, configured);
+        }
+        return DebeziumReselect.of(originals()).map(DebeziumReselect::resolution).orElse(UnchangedToastResolution.NONE);
+    }
+
+    /** {@code toast.store.directory}; empty when unset ({@link ConnectorSettings#toastStore} applies the default). */
+    public Optional<Path> toastStoreDirectory() {
+        String configured = getString(TOAST_STORE_DIRECTORY_CONFIG);
+        return configured == null || configured.isBlank() ? Optional.empty() : Optional.of(Path.of(configured));
+    }
+
+    public long toastStoreMaxDiskBytes() {
+        return getLong(TOAST_STORE_MAX_DISK_BYTES_CONFIG);
+    }
+
+    public long toastStoreMemoryBytes() {
+        return getLong(TOAST_STORE_MEMORY_BYTES_CONFIG);
+    }
+
+    public int toastStoreMinValueBytes() {
+        return getInt(TOAST_STORE_MIN_VALUE_BYTES_CONFIG);
+    }
+
+    public int toastReselectBatchSize() {
+        return getInt(TOAST_RESELECT_BATCH_SIZE_CONFIG);
     }
 
     /** {@link SpillSettings#DISK_BACKEND}, {@link SpillSettings#DATABASE_BACKEND}, or a class name. */

@@ -146,6 +146,8 @@ public class PgOutputSourceTask extends SourceTask {
      * from a stored offset) and the incremental snapshot of every captured table is still to be asked for.
      */
     private boolean snapshotWhileStreaming;
+    /** {@code unchanged.toast.resolution}: the store and the reselect; null with {@code none}. */
+    private ToastResolution toast;
 
     /** The task Connect instantiates: against PostgreSQL. */
     public PgOutputSourceTask() {
@@ -169,6 +171,12 @@ public class PgOutputSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new PgOutputSourceConnectorConfig(props);
         pipeline = pipelines.create(config);
+        try {
+            toast = ToastResolution.open(config, pipeline::currentRows);
+        } catch (RuntimeException e) {
+            pipeline.close();
+            throw e;
+        }
         clock = pipeline.clock();
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
@@ -190,6 +198,9 @@ public class PgOutputSourceTask extends SourceTask {
         String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
+        if (toast != null) {
+            metrics.toast(toast.stats());
+        }
         metrics.register();
         snapshotMetrics = SnapshotMetrics.register(connectorName, 0);
         incrementalMetrics = new IncrementalSnapshotMetrics(clock::nanoTime, INCREMENTAL_PROGRESS_LOG_NANOS).register(connectorName, 0);
@@ -237,6 +248,9 @@ public class PgOutputSourceTask extends SourceTask {
             transactions.abandoned();
             if (incremental != null) {
                 incremental.abandoned();
+            }
+            if (toast != null) {
+                toast.abandoned();
             }
             batch.clear();
             Phase next = Phase.recoveryOf(phase);
@@ -404,6 +418,10 @@ public class PgOutputSourceTask extends SourceTask {
                 SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, offsetStored, tracker, partition);
                 snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
                 emitted = Position.afterDelivery(snapshot.consistentPoint());
+                if (toast != null) {
+                    toast.snapshotStarts(snapshot.consistentPoint());
+                    snapshot.observeRows(row -> toast.snapshotRow(row, snapshot.consistentPoint()));
+                }
                 yield new Snapshotting(snapshot, recordBuilders.create(pipeline.typeCatalog()), !only);
             }
         };
@@ -418,6 +436,9 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (completed) {
             snapshotMetrics.completed();
+            if (toast != null) {
+                toast.snapshotFinished(s.snapshot().consistentPoint());
+            }
             resumedSnapshot = s.snapshot().resumedForStreaming();
             return s.thenStream() ? new Connecting() : new Idle();
         }
@@ -486,7 +507,14 @@ public class PgOutputSourceTask extends SourceTask {
         // Resume from what is confirmed durable: the committed offset, or what this task confirmed since. Everything
         // emitted after it comes again and is skipped by the resume point.
         Lsn resumeFrom = Lsn.max(durableFromOffsets(), tracker.durableThrough(Lsn.INVALID));
+        if (toast != null) {
+            // Not after what the TOAST store has seen: what it missed comes again (its records are skipped).
+            resumeFrom = toast.resumeLimit(resumeFrom);
+        }
         ReplicationStream opened = pipeline.openStream(resumeFrom);
+        if (toast != null) {
+            toast.streamStarted(opened.startLsn());
+        }
         if (!emitted.lsn().isValid()) {
             // No delivery completed yet (a new connector without snapshot): everything before the stream's start is
             // done as far as the slot is concerned, so offsets name that LSN instead of 0/0. A stored 0/0 could not
@@ -521,6 +549,9 @@ public class PgOutputSourceTask extends SourceTask {
             }
             if (incremental != null) {
                 emitter.withIncrementalSnapshots(incremental);
+            }
+            if (toast != null) {
+                emitter.withToastResolution(toast);
             }
             idleMark = Lsn.INVALID;
             return new Streaming(opened, assembler, emitter);
@@ -563,6 +594,10 @@ public class PgOutputSourceTask extends SourceTask {
         Lsn walEnd = s.stream().serverWalEnd();
         if (walEnd.isValid() && walEnd.isAfter(idleMark)) {
             idleMark = walEnd;
+            if (toast != null) {
+                // Before the tracker may confirm it: the store's watermark must never be behind the slot.
+                toast.idleAt(walEnd);
+            }
             tracker.idleAt(walEnd);
         }
     }
@@ -605,6 +640,10 @@ public class PgOutputSourceTask extends SourceTask {
         }
         Lsn durable = tracker.durableThrough(committedOffset);
         if (durable.isValid() && durable.isAfter(current.stream().durableLsn())) {
+            if (toast != null) {
+                // The slot will not send again what it confirms: the store must keep what it saw up to there.
+                toast.sync();
+            }
             log.debug("Slot {}: confirming {}", config.slotName(), durable);
             current.stream().declareDurable(durable);
         }
@@ -680,6 +719,10 @@ public class PgOutputSourceTask extends SourceTask {
         if (spill != null) {
             closeQuietly(spill::close, "the transaction spill");
             spill = null;
+        }
+        if (toast != null) {
+            closeQuietly(toast::close, "the unchanged TOAST store");
+            toast = null;
         }
     }
 

@@ -121,6 +121,11 @@ final class PostgresPipeline implements TaskPipeline {
     }
 
     @Override
+    public io.github.pgoutput.toast.CurrentRows currentRows() {
+        return new io.github.pgoutput.replication.CurrentRowReader(this::settings);
+    }
+
+    @Override
     public TransactionSpill openSpill() {
         ReplicationSettings settings = settings();
         return TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),

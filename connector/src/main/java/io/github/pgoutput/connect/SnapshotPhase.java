@@ -72,6 +72,8 @@ public final class SnapshotPhase implements AutoCloseable {
     /** For a resumable snapshot: its table list and resumptions; null otherwise. */
     private final InitialSnapshot.Resumable resumable;
 
+    private java.util.function.Consumer<SnapshotRow> rowObserver;
+
     private SnapshotPhase(InitialSnapshot snapshot, AcknowledgementTracker tracker, Map<String, ?> partition, boolean takenAgain) {
         this.snapshot = snapshot;
         this.resumable = snapshot.resumable();
@@ -174,6 +176,11 @@ public final class SnapshotPhase implements AutoCloseable {
      *
      * @return true once the snapshot's last record was added (or the snapshot had no rows)
      */
+    /** Shows every row read to {@code observer} (the unchanged TOAST store) before its record is built. */
+    void observeRows(java.util.function.Consumer<SnapshotRow> observer) {
+        this.rowObserver = observer;
+    }
+
     boolean fill(List<SourceRecord> out, int room, ChangeRecordBuilder builder) throws InterruptedException {
         List<SnapshotTable> tables = reader.tables();
         while (truncatesToEmit > 0 && out.size() < room) {
@@ -189,6 +196,9 @@ public final class SnapshotPhase implements AutoCloseable {
                 return done;
             }
             boolean last = row.marker() == SnapshotRow.Marker.LAST;
+            if (rowObserver != null) {
+                rowObserver.accept(row);
+            }
             Draft draft = builder.snapshotRow(row, consistentPoint, reader.transactionId());
             Map<String, Object> offset = last ? SourceOffsets.encode(Position.afterDelivery(consistentPoint), resumedForStreaming())
                     : inProgress();

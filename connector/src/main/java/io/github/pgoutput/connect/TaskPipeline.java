@@ -74,6 +74,14 @@ public interface TaskPipeline extends AutoCloseable {
         throw new IllegalStateException("this pipeline takes no incremental snapshot");
     }
 
+    /**
+     * The reselect of unchanged TOAST values ({@code unchanged.toast.resolution}), or null where the pipeline has none
+     * (the scripted pipelines of the simulation: their values are then resolved from the store only).
+     */
+    default io.github.pgoutput.toast.CurrentRows currentRows() {
+        return null;
+    }
+
     /** The spill for streamed transactions; opened once per task and kept across sessions. */
     TransactionSpill openSpill();
 

@@ -48,8 +48,6 @@ final class UnsupportedDebeziumKeys {
     }
 
     static final List<Rule> RULES = List.of(
-            // Post processors (for example column reselection) change the values of the records.
-            new Rule("post.processors", false, Set.of(), "this connector has no post processors; remove the key"),
             // A snapshot query per table selects other rows or columns than the table holds.
             new Rule("snapshot.select.statement.overrides", true, Set.of(), "this connector snapshots whole tables;"
                     + " restrict the rows with a publication row filter (WHERE) and " + PUBLICATION_AUTOCREATE_MODE_CONFIG

@@ -61,4 +61,14 @@ public final class TransactionSpills {
             throw new SpillException("spill.backend class " + backend + " cannot be initialised (" + cause + ")", cause);
         }
     }
+
+    /**
+     * Creates (0700) or checks a directory under the rules {@code spill.directory} is held to (owned by the worker's
+     * user, writable by no other, not a link), for other files whose content the task trusts on reading.
+     *
+     * @throws SpillException naming the directory, what is wrong with it and how to fix it
+     */
+    public static java.nio.file.Path vettedDirectory(java.nio.file.Path directory, String slotName) {
+        return SpillDirectory.open(directory, slotName);
+    }
 }

@@ -87,7 +87,7 @@ class ConfigChoicesTest {
                 choices.add(Arguments.of(field.getName(), field.get(null)));
             }
         }
-        assertThat(choices).hasSize(13);
+        assertThat(choices).hasSize(14);
         return choices.stream();
     }
 

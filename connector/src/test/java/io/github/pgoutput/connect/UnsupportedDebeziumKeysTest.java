@@ -28,7 +28,6 @@ class UnsupportedDebeziumKeysTest {
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-        "post.processors                                       | reselector             | remove the key",
         "snapshot.select.statement.overrides                   | public.orders          | publication row filter",
         "snapshot.select.statement.overrides.public.orders     | SELECT * FROM orders   | publication row filter",
         "snapshot.query.mode                                   | custom                 | remove the key",
@@ -63,7 +62,7 @@ class UnsupportedDebeziumKeysTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "xmin.fetch.interval.ms    | 500",
-        "post.processors           | reselector",
+        "slot.stream.params        | add-tables=public.orders",
     })
     void connectorAndTaskStartRefuseTheKeyToo(String key, String value) {
         assertThatThrownBy(() -> new PgOutputSourceConnectorConfig(with(key, value)))
@@ -111,17 +110,17 @@ class UnsupportedDebeziumKeysTest {
 
     @Test
     void reportsEveryRefusedKeyOfAConfiguration() {
-        Map<String, String> props = with("post.processors", "reselector");
+        Map<String, String> props = with("slot.stream.params", "add-tables=public.orders");
         props.put("topic.delimiter", "_");
         props.put("table.include.list", "public\\.orders");
 
         assertThat(UnsupportedDebeziumKeys.problems(props)).extracting(ConfigProblem::key)
-                .containsExactly("post.processors", "topic.delimiter");
+                .containsExactly("slot.stream.params", "topic.delimiter");
     }
 
     @ParameterizedTest(name = "{0}=''{1}''")
     @CsvSource(delimiter = '|', value = {"column.exclude.list | ''", "column.include.list | '  '", "converters | ''",
-        "column.mask.with.4.chars | ''", "slot.stream.params | ''", "post.processors | ''"})
+        "column.mask.with.4.chars | ''", "slot.stream.params | ''"})
     void anEmptyValueIsAnUnsetKeyAndPasses(String key, String value) {
         Map<String, String> props = with(key, value);
 

@@ -28,6 +28,8 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
     private volatile boolean failoverSlot;
     private volatile String synchronizedStandbySlots = "";
     private volatile int physicalStandbys = -1;
+    /** Unchanged TOAST resolution's counts, when the task resolves; null otherwise. */
+    private volatile io.github.pgoutput.toast.ToastStats toast;
     private final LongAdder committed = new LongAdder();
     private final LongAdder prepared = new LongAdder();
     private final LongAdder rolledBack = new LongAdder();
@@ -41,7 +43,7 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
         name = TaskMBeans.name("streaming", connector, task);
     }
 
-    static ObjectName objectName(String connector, int task) {
+    public static ObjectName objectName(String connector, int task) {
         return new StreamingMetrics(connector, task).name;
     }
 
@@ -191,5 +193,40 @@ public final class StreamingMetrics implements StreamingMetricsMXBean {
     @Override
     public int getQueueRemainingCapacity() {
         return queueRemainingCapacity;
+    }
+
+    /** The counts of unchanged TOAST resolution to report. */
+    public void toast(io.github.pgoutput.toast.ToastStats stats) {
+        this.toast = stats;
+    }
+
+    @Override
+    public long getToastStoreHits() {
+        var stats = toast;
+        return stats == null ? 0 : stats.storeHits();
+    }
+
+    @Override
+    public long getToastReselectHits() {
+        var stats = toast;
+        return stats == null ? 0 : stats.reselectHits();
+    }
+
+    @Override
+    public long getToastUnresolved() {
+        var stats = toast;
+        return stats == null ? 0 : stats.unresolved();
+    }
+
+    @Override
+    public long getToastReselectQueries() {
+        var stats = toast;
+        return stats == null ? 0 : stats.reselectQueries();
+    }
+
+    @Override
+    public long getToastReselectRows() {
+        var stats = toast;
+        return stats == null ? 0 : stats.reselectRows();
     }
 }

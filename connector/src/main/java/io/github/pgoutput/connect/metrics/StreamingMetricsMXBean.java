@@ -56,4 +56,19 @@ public interface StreamingMetricsMXBean {
 
     /** Physical standbys streaming from the server when streaming last started ({@code pg_stat_replication}); -1 until known. */
     int getPhysicalStandbys();
+
+    /** Unchanged TOAST values the store put in ({@code unchanged.toast.resolution=store}); 0 when not resolving. */
+    long getToastStoreHits();
+
+    /** Unchanged TOAST values a reselect proved. */
+    long getToastReselectHits();
+
+    /** Unchanged TOAST values left as the placeholder (their records carry the {@code pg.toast.unresolved} header). */
+    long getToastUnresolved();
+
+    /** Reselect queries sent to the source (one per table and batch). */
+    long getToastReselectQueries();
+
+    /** Rows those queries read. */
+    long getToastReselectRows();
 }

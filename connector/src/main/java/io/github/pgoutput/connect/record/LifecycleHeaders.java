@@ -67,6 +67,11 @@ public final class LifecycleHeaders {
     public static final String TX_ORDER = "pg.tx_order";
     public static final String GID = "pg.gid";
     public static final String SNAPSHOT = "pg.snapshot";
+    /**
+     * On a change record whose unchanged TOAST values could not all be proven ({@code unchanged.toast.resolution}):
+     * the columns left as the placeholder, comma-separated.
+     */
+    public static final String TOAST_UNRESOLVED = "pg.toast.unresolved";
     public static final String OLD_KEY = "__debezium.oldkey";
     public static final String NEW_KEY = "__debezium.newkey";
     public static final String CONTEXT_LOGICAL_NAME = "__debezium.context.connectorLogicalName";
