@@ -74,8 +74,8 @@ final class ReadPrivilegeChecks {
                 problems.add(new ConfigProblem(incrementalKey, incrementalKey + " turns incremental snapshots on, which read a"
                         + " captured table of publication '" + settings.publicationName() + "' with SELECT when a signal asks for it,"
                         + " and role '" + settings.user() + "' cannot read " + describe(rest) + ": run "
-                        + Privileges.grantsToRead(rest, settings.user()) + "; or leave those tables out of "
-                        + PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG));
+                        + Privileges.grantsToRead(rest, settings.user()) + "; or narrow "
+                        + PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG + " to leave those tables out"));
             }
         }
         return problems;

@@ -17,8 +17,8 @@ import java.util.Optional;
  * message: {@code wal_level}, the role's right to replicate (REPLICATION, superuser, or Amazon RDS's
  * {@code rds_replication}), free slots and walsenders, the publication (it exists, or the role may create it in the
  * configured autocreate mode: {@link Privileges}), the slot's plugin/database/user/two-phase flag,
- * {@code max_prepared_transactions} for two-phase, and a server that has failover slots when they are asked for. Each problem names the
- * {@link Setting} to change, so the connector can attach it to a config key.
+ * {@code max_prepared_transactions} for two-phase, and a server that has failover slots when they are asked for. Each
+ * problem names the {@link Setting} to change, so the connector can attach it to a config key.
  *
  * <p>Stateless; every method uses only the connection it is given.
  */
