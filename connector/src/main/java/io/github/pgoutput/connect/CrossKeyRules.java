@@ -122,6 +122,7 @@ final class CrossKeyRules {
         problems.addAll(DebeziumReselect.problems(given));
         DebeziumSnapshotModes.problem(given).ifPresent(problems::add);
         problems.addAll(ColumnShapingKeys.problems(given));
+        problems.addAll(NearMissKeys.problems(EmptyValues.removed(given)));
         problems.addAll(problems(parsed, given));
         checkDirectEncoding(parsed, given, problems);
         return problems;

@@ -94,7 +94,9 @@ public final class ErrorClassifier {
 
     /** The replication layer's table decides, so a failure is retried or fatal whatever layer raised it. */
     private static Verdict sqlStateVerdict(String sqlState) {
-        return new Verdict(SqlStates.isTransient(sqlState), "SQLState " + sqlState + ", " + SqlStates.reason(sqlState));
+        boolean transientFailure = SqlStates.isTransient(sqlState);
+        return new Verdict(transientFailure, "SQLState " + sqlState + ", " + SqlStates.reason(sqlState)
+                + (transientFailure ? ", will reconnect and retry" : ", the task stops"));
     }
 
     private static String firstSqlState(Throwable error) {

@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,7 +28,7 @@ final class IgnoredKeys {
     }
 
     /** Connect's own connector keys (ConnectorConfig, SourceConnectorConfig), read by the worker, not by us. */
-    private static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG,
+    static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG,
             "tasks.max.enforce", CrossKeyRules.KEY_CONVERTER, CrossKeyRules.VALUE_CONVERTER, "header.converter", CrossKeyRules.TRANSFORMS, "predicates",
             "config.action.reload", PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG,
             PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, "transaction.boundary.interval.ms", "offsets.storage.topic",
@@ -106,12 +107,27 @@ final class IgnoredKeys {
     record IgnoredKey(String key, String message) {
     }
 
-    /** The keys of {@code props} nothing reads, sorted by key; empty values are unset keys. */
+    /**
+     * The keys of {@code props} nothing reads, sorted by key, each with its WARN; empty values are unset keys. A near
+     * miss of a known key is named in the WARN ("did you mean slot.name?"); one that {@link NearMissKeys} refuses is
+     * left out, its error says it.
+     */
     static List<IgnoredKey> of(Map<String, ?> props) {
         Map<String, ?> given = EmptyValues.removed(props);
+        List<IgnoredKey> ignored = new ArrayList<>();
+        for (String key : unread(given)) {
+            if (!NearMissKeys.refused(key, given)) {
+                ignored.add(new IgnoredKey(key, message(key)));
+            }
+        }
+        return ignored;
+    }
+
+    /** The keys of {@code given} (empty values removed) that nothing reads, sorted. */
+    static List<String> unread(Map<String, ?> given) {
         boolean configurationBased = String.valueOf(given.get(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG)).trim()
                 .equalsIgnoreCase(DebeziumSnapshotModes.CONFIGURATION_BASED);
-        List<IgnoredKey> ignored = new ArrayList<>();
+        List<String> unread = new ArrayList<>();
         for (String key : given.keySet()) {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
                     || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
@@ -120,10 +136,10 @@ final class IgnoredKeys {
                     || (configurationBased && DebeziumSnapshotModes.KEYS.contains(key)) || ColumnShapingKeys.reads(key, given)) {
                 continue;
             }
-            ignored.add(new IgnoredKey(key, message(key)));
+            unread.add(key);
         }
-        ignored.sort((a, b) -> a.key().compareTo(b.key()));
-        return ignored;
+        unread.sort(null);
+        return unread;
     }
 
     private static boolean isFrameworkKey(String key) {
@@ -137,6 +153,11 @@ final class IgnoredKeys {
                         + " implement: the key has no effect; " + (feature.instead() == null
                         ? "remove it, and do not rely on the feature" : feature.instead());
             }
+        }
+        Optional<String> meant = NearMissKeys.closest(key);
+        if (meant.isPresent()) {
+            return key + " is not a setting of this connector nor of Kafka Connect, so it has no effect; did you mean "
+                    + meant.get() + "? Correct its name, or remove it (the connector's settings are listed in its README)";
         }
         return key + " is not a setting of this connector nor of Kafka Connect, so it has no effect: if it is a"
                 + " Debezium setting, this connector does not implement what it does; otherwise correct its name (the"

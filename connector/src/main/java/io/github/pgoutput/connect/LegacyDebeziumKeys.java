@@ -63,6 +63,14 @@ final class LegacyDebeziumKeys {
     private LegacyDebeziumKeys() {
     }
 
+    /** The keys handled here. */
+    static List<String> names() {
+        List<String> names = new ArrayList<>(List.of(DATABASE_SERVER_NAME, HEARTBEAT_TOPICS_PREFIX, DATABASE_INCLUDE_LIST,
+                DATABASE_EXCLUDE_LIST));
+        RENAMED_LISTS.forEach(r -> names.add(r.old()));
+        return names;
+    }
+
     /** Whether {@code key} is one of the keys handled here (so that it is not also reported as read by nothing). */
     static boolean handles(String key) {
         return key.equals(DATABASE_SERVER_NAME) || key.equals(HEARTBEAT_TOPICS_PREFIX) || key.equals(DATABASE_INCLUDE_LIST)

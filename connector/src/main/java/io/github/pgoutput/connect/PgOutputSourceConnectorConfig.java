@@ -79,9 +79,11 @@ public final class PgOutputSourceConnectorConfig extends AbstractConfig {
 
     public static final String DATABASE_USER_CONFIG = "database.user";
     private static final String DATABASE_USER_DOC = "PostgreSQL role to connect as. It needs the REPLICATION attribute "
-            + "(or superuser) and SELECT on the captured tables; creating the publication "
-            + "(publication.autocreate.mode) also needs CREATE on the database and ownership of the tables "
-            + "(superuser for all_tables).";
+            + "(or superuser; on Amazon RDS and Aurora, membership in rds_replication) and CONNECT on the database; "
+            + "USAGE on the schemas and SELECT on the tables a snapshot or an incremental snapshot reads; and, to create "
+            + "the publication (publication.autocreate.mode), CREATE on the database and ownership rights on each table "
+            + "(filtered), CREATE (no_tables) or superuser (all_tables). docs/setup-postgresql.md gives the SQL of a "
+            + "least-privilege role for each mode; validation checks each privilege the configuration needs.";
     private static final String DATABASE_USER_DISPLAY = "User";
 
     public static final String DATABASE_PASSWORD_CONFIG = "database.password";

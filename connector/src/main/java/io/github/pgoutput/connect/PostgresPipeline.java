@@ -21,6 +21,7 @@ import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.StoredOffset;
+import io.github.pgoutput.spill.SourceConnections;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -128,8 +129,12 @@ final class PostgresPipeline implements TaskPipeline {
     @Override
     public TransactionSpill openSpill() {
         ReplicationSettings settings = settings();
-        return TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config),
-                () -> PgConnections.openSql(settings)));
+        return TransactionSpills.open(new SpillContext(config.slotName(), ConnectorSettings.spill(config), spillConnections(settings)));
+    }
+
+    /** How the database spill reaches the source database: ordinary connections with the connector's settings. */
+    static SourceConnections spillConnections(ReplicationSettings settings) {
+        return () -> PgConnections.openSql(settings);
     }
 
     @Override

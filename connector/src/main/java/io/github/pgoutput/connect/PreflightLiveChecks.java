@@ -5,19 +5,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.SignalTable;
+import io.github.pgoutput.spill.DatabaseSpillPrivileges;
+import io.github.pgoutput.spill.SpillSettings;
 import io.github.pgoutput.replication.Setting;
 
 /**
  * The live checks of {@code validate()}: maps the configuration to replication settings and runs
  * {@link PreflightChecks} against the server, attaching each problem to the config key behind its
  * {@link Setting}; then the checks that need the catalog (the include lists select a table, the tables an existing
- * filtered publication lacks, the signal table, {@code replica.identity.autoset.values}). A server that cannot be
+ * filtered publication lacks, the signal table, {@code replica.identity.autoset.values}, the SELECT privileges the
+ * snapshots need ({@link ReadPrivilegeChecks}), the database spill's privileges). A server that cannot be
  * reached is the one problem reported; otherwise every check runs, so that one validation shows every problem.
  * Changes nothing in the database. Stateless and thread-safe.
  */
@@ -35,7 +37,7 @@ final class PreflightLiveChecks implements LiveChecks {
             // Before the settings, so that a selection of no table is reported once, on the list that selects nothing.
             includeList = CapturedTables.includeListProblem(config);
         } catch (SQLException e) {
-            problems.add(catalogUnreadable("reading the tables the include lists select", e));
+            problems.add(catalogUnreadable(config, "reading the tables the include lists select", e));
         }
         if (includeList != null) {
             problems.add(includeList);
@@ -50,7 +52,7 @@ final class PreflightLiveChecks implements LiveChecks {
             // A filtered publication of no table: checked as a publication of none, which needs what creating any does.
             settings = ConnectorSettings.withPublicationMode(config, PublicationMode.NO_TABLES);
         } catch (SQLException e) {
-            problems.add(catalogUnreadable("reading the tables for the filtered publication", e));
+            problems.add(catalogUnreadable(config, "reading the tables for the filtered publication", e));
             return problems;
         }
         for (PreflightChecks.Problem problem : PreflightChecks.check(settings)) {
@@ -59,7 +61,7 @@ final class PreflightLiveChecks implements LiveChecks {
         try {
             CapturedTables.publicationLacks(config).ifPresent(problems::add);
         } catch (SQLException e) {
-            problems.add(catalogUnreadable("reading the tables of publication '" + config.publicationName() + "'", e));
+            problems.add(catalogUnreadable(config, "reading the tables of publication '" + config.publicationName() + "'", e));
         }
         if (config.columnSelection().filters()) {
             try {
@@ -68,7 +70,7 @@ final class PreflightLiveChecks implements LiveChecks {
                     problems.add(columnLists);
                 }
             } catch (SQLException e) {
-                problems.add(catalogUnreadable("reading the publication's column lists", e));
+                problems.add(catalogUnreadable(config, "reading the publication's column lists", e));
             }
         }
         if (config.signalDataCollection() != null) {
@@ -78,21 +80,36 @@ final class PreflightLiveChecks implements LiveChecks {
                     problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG, signalTable));
                 }
             } catch (SQLException e) {
-                problems.add(catalogUnreadable("checking the signal table", e));
+                problems.add(catalogUnreadable(config, "checking the signal table", e));
             }
         }
         try {
             problems.addAll(ReplicaIdentityAutoset.problems(config));
         } catch (SQLException e) {
-            problems.add(catalogUnreadable("reading the replica identities of the captured tables", e));
+            problems.add(catalogUnreadable(config, "reading the replica identities of the captured tables", e));
+        }
+        try {
+            problems.addAll(ReadPrivilegeChecks.problems(config, settings));
+        } catch (SQLException e) {
+            problems.add(catalogUnreadable(config, "reading the privileges on the captured tables", e));
+        }
+        if (SpillSettings.DATABASE_BACKEND.equals(config.spillBackend())) {
+            try {
+                String spill = DatabaseSpillPrivileges.problem(PostgresPipeline.spillConnections(ConnectorSettings.connection(config)),
+                        config.spillDatabaseSchema(), config.slotName());
+                if (spill != null) {
+                    problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SPILL_DATABASE_SCHEMA_CONFIG, spill));
+                }
+            } catch (SQLException e) {
+                problems.add(catalogUnreadable(config, "reading the privileges of the database spill", e));
+            }
         }
         return problems;
     }
 
-    /** A failure to read the catalog, on the key the failure names (a TLS key, say), else on the host. */
-    private static ConfigProblem catalogUnreadable(String during, SQLException e) {
-        String key = ConnectionFailures.explain(e, during).map(f -> ConnectorSettings.keyOf(f.setting()))
-                .orElse(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG);
-        return new ConfigProblem(key, ErrorClassifier.classify(during, e).getMessage());
+    /** A failure to read the catalog, on the key the failure names (a password, a TLS key, ...), else on the host. */
+    private static ConfigProblem catalogUnreadable(PgOutputSourceConnectorConfig config, String during, SQLException e) {
+        PreflightChecks.Problem problem = PreflightChecks.failure(ConnectorSettings.connection(config), during, e);
+        return new ConfigProblem(ConnectorSettings.keyOf(problem.setting()), problem.message());
     }
 }

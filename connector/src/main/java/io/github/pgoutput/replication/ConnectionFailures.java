@@ -9,9 +9,12 @@ import java.util.Optional;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Explains the failures of opening a connection that pgjdbc reports with a generic SQLState (08001, 08004, 08006)
- * and a generic message ("The connection attempt failed."): a host name that does not resolve, and the TLS
- * refusals. Each is blamed on the setting a user has to change, not on the host, and says how to fix it.
+ * Explains the failures of opening a connection whose SQLState alone says too little: those pgjdbc reports with a
+ * generic SQLState (08001, 08004, 08006) and a generic message ("The connection attempt failed."), a host name that
+ * does not resolve, and the TLS refusals; and the server's refusals of the login ({@link ConnectionRefusals}: a wrong
+ * password, an unknown role, no pg_hba.conf line, no CONNECT privilege, no such database, a password the server asks
+ * for and the configuration lacks). Each is blamed on the setting a user has to change, not on the host, and says how
+ * to fix it. The messages say nothing of retrying: the task adds that where it does retry.
  *
  * <p>pgjdbc names these cases only in its (English) message texts and in the cause chain, so that is what is read
  * here. Stateless and thread-safe.
@@ -28,6 +31,16 @@ public final class ConnectionFailures {
      *         transient (DNS may catch up, a service may not be published yet); every TLS refusal is permanent.
      */
     public static Optional<ReplicationException> explain(Throwable error, String during) {
+        return explain(error, during, null);
+    }
+
+    /**
+     * {@link #explain(Throwable, String)}, naming {@code user} in the statements that fix a refusal (the server's
+     * refusal of the CONNECT privilege does not name the role).
+     *
+     * @param user the role that logged in (database.user), or null when not known
+     */
+    public static Optional<ReplicationException> explain(Throwable error, String during, String user) {
         SQLException sql = first(error, SQLException.class);
         if (sql == null) {
             return Optional.empty();
@@ -39,6 +52,10 @@ public final class ConnectionFailures {
             return Optional.of(new ReplicationConnectionLostException(Setting.HOSTNAME, text + "; the host name '"
                     + hostOf(unknownHost) + "' could not be resolved (unknown host); fix database.hostname (a name the"
                     + " Connect worker's DNS knows, or an IP address)", error));
+        }
+        Optional<ReplicationException> authentication = ConnectionRefusals.explain(sql, text, error, user);
+        if (authentication.isPresent()) {
+            return authentication;
         }
         if (message.contains("does not support SSL")) {
             return Optional.of(new ReplicationSetupException(Setting.SSL, text + "; database.sslmode asks for TLS but the"

@@ -9,14 +9,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Checks, before streaming starts, everything about the server that would otherwise fail later with a less helpful
- * message: {@code wal_level}, the role's REPLICATION attribute, free slots and walsenders, the publication, the slot's
- * plugin/database/user/two-phase flag, {@code max_prepared_transactions} for two-phase, and a server that has failover
- * slots when they are asked for. Each problem names the
- * {@link Setting} to change, so the connector can attach it to a config key.
+ * message: {@code wal_level}, the role's right to replicate (REPLICATION, superuser, or Amazon RDS's
+ * {@code rds_replication}), free slots and walsenders, the publication (it exists, or the role may create it in the
+ * configured autocreate mode: {@link Privileges}), the slot's plugin/database/user/two-phase flag,
+ * {@code max_prepared_transactions} for two-phase, and a server that has failover slots when they are asked for. Each
+ * problem names the {@link Setting} to change, so the connector can attach it to a config key.
  *
  * <p>Stateless; every method uses only the connection it is given.
  */
@@ -42,6 +44,9 @@ public final class PreflightChecks {
      */
     static final String DEBEZIUM_STREAMING_APPLICATION_NAME = "Debezium Streaming";
 
+    /** How many tables a message names before it says how many more there are. */
+    private static final int TABLES_NAMED = 20;
+
     /**
      * The checks of a configuration's validation: connects with the settings and runs every check. Never throws for a
      * problem it can describe; a server that cannot be reached at all comes back as a problem too.
@@ -58,25 +63,31 @@ public final class PreflightChecks {
         try (Connection sql = PgConnections.openSql(settings)) {
             return check(sql, settings, true);
         } catch (SQLException e) {
-            ReplicationException failure = SqlErrors.classify(e, "connecting to " + ServerAddresses.describe(settings.host(), settings.port())
-                    + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
-            return List.of(new Problem(failure.setting(), failure.getMessage(), failure instanceof ReplicationConnectionLostException));
+            return List.of(ConnectionProblems.of(settings, e));
         }
     }
 
     /**
      * Whether the server can be reached with the settings' connection coordinates at all: the problem when not (on the
-     * setting to fix: host, password, a TLS setting, ...), empty when a connection opens. Validation asks this first,
-     * so that a server it cannot reach is one problem, not one per check.
+     * setting to fix: host, password, user, a TLS setting, ...), empty when a connection opens. Validation asks this
+     * first, so that a server it cannot reach is one problem, not one per check.
      */
     public static Optional<Problem> connectionProblem(ReplicationSettings settings) {
         try (Connection sql = PgConnections.openSql(settings)) {
             return Optional.empty();
         } catch (SQLException e) {
-            ReplicationException failure = SqlErrors.classify(e, "connecting to " + ServerAddresses.describe(settings.host(), settings.port())
-                    + "/" + settings.database() + " as " + settings.user(), Setting.HOSTNAME);
-            return Optional.of(new Problem(failure.setting(), failure.getMessage(), failure instanceof ReplicationConnectionLostException));
+            return Optional.of(ConnectionProblems.of(settings, e));
         }
+    }
+
+    /**
+     * A failure of a one-off check's query or connection (validation reading the catalog), as the problem to report:
+     * on the setting to fix, with what to check, without retry wording.
+     *
+     * @param during what was being done, e.g. "reading the tables of publication p"; starts the message
+     */
+    public static Problem failure(ReplicationSettings settings, String during, SQLException e) {
+        return ConnectionProblems.of(settings, during, e);
     }
 
     /**
@@ -105,8 +116,8 @@ public final class PreflightChecks {
             problems.add(fatal(Setting.HOSTNAME, "wal_level is '" + walLevel + "'; logical replication needs 'logical'"
                     + " (set wal_level = logical in postgresql.conf and restart PostgreSQL)"));
         }
-        boolean superuser = checkRole(sql, settings, problems);
-        checkPublication(sql, settings, superuser, problems);
+        Privileges.Standing role = checkRole(sql, settings, problems);
+        checkPublication(sql, settings, role, problems);
         checkSlot(sql, settings, protocol, ownSessionIsNoConflict, problems);
         checkWalSenders(sql, problems);
         if (settings.twoPhase() && Integer.parseInt(setting(sql, "max_prepared_transactions")) == 0) {
@@ -133,60 +144,100 @@ public final class PreflightChecks {
         return Integer.parseInt(setting(sql, "server_version_num")) / 10000;
     }
 
-    private static boolean checkRole(Connection sql, ReplicationSettings settings, List<Problem> problems) throws SQLException {
-        try (Statement st = sql.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rolreplication, rolsuper FROM pg_roles WHERE rolname = current_user")) {
-            rs.next();
-            boolean replication = rs.getBoolean(1);
-            boolean superuser = rs.getBoolean(2);
-            if (!replication && !superuser) {
-                problems.add(fatal(Setting.USER, "role '" + settings.user() + "' has neither the REPLICATION attribute nor superuser;"
-                        + " run ALTER ROLE " + Identifiers.quote(settings.user()) + " WITH REPLICATION"));
-            }
-            return superuser;
+    private static Privileges.Standing checkRole(Connection sql, ReplicationSettings settings, List<Problem> problems) throws SQLException {
+        Privileges.Standing role = Privileges.standing(sql);
+        if (!role.mayReplicate()) {
+            problems.add(fatal(Setting.USER, "role '" + settings.user() + "' has neither the REPLICATION attribute nor superuser,"
+                    + " so it can neither create nor read the replication slot; run ALTER ROLE " + Identifiers.quote(settings.user())
+                    + " WITH REPLICATION (on Amazon RDS or Aurora: GRANT " + Privileges.RDS_REPLICATION_ROLE + " TO "
+                    + Identifiers.quote(settings.user()) + ")"));
         }
+        return role;
     }
 
-    private static void checkPublication(Connection sql, ReplicationSettings settings, boolean superuser, List<Problem> problems)
+    /**
+     * The publication exists, or the session can create it in the configured mode: what CREATE PUBLICATION itself
+     * checks (CREATE on the database; ownership rights on each table of a FOR TABLE list; superuser for FOR ALL TABLES),
+     * each problem on the autocreate mode with the statements that fix it.
+     */
+    private static void checkPublication(Connection sql, ReplicationSettings settings, Privileges.Standing role, List<Problem> problems)
             throws SQLException {
         if (PublicationManager.exists(sql, settings.publicationName())) {
             return;
         }
+        String publication = Identifiers.quote(settings.publicationName());
+        String user = Identifiers.quote(settings.user());
         switch (settings.publicationMode()) {
             case DISABLED -> problems.add(fatal(Setting.PUBLICATION_NAME, "publication '" + settings.publicationName()
                     + "' does not exist in database '" + settings.database() + "'; create it (CREATE PUBLICATION "
-                    + Identifiers.quote(settings.publicationName()) + " FOR ALL TABLES, or FOR TABLE ...) or let the connector"
+                    + publication + " FOR ALL TABLES, or FOR TABLE ...) or let the connector"
                     + " create it: publication.autocreate.mode=all_tables (needs a superuser) or filtered (the tables"
                     + " table.include.list selects)"));
             case ALL_TABLES -> {
-                if (!superuser) {
+                // A managed service's administrator may or may not be allowed FOR ALL TABLES; the service decides at start.
+                if (!role.superuser() && !role.managedAdmin()) {
                     problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()
                             + "' does not exist in database '" + settings.database() + "', and publication.autocreate.mode=all_tables"
                             + " (the default, as in Debezium) creates it FOR ALL TABLES, which needs a superuser; '" + settings.user()
-                            + "' is not one. Either create it as a superuser (CREATE PUBLICATION "
-                            + Identifiers.quote(settings.publicationName()) + " FOR ALL TABLES, or FOR TABLE ...), or write"
+                            + "' is not one. Either create it as a superuser (CREATE PUBLICATION " + publication
+                            + " FOR ALL TABLES, or FOR TABLE ...) and set publication.autocreate.mode=disabled, or write"
                             + " publication.autocreate.mode=filtered to have it created for the tables table.include.list selects"
-                            + " (" + settings.user() + " must own them)"));
+                            + " (which needs CREATE on the database and ownership of those tables)"));
                 }
             }
             case NO_TABLES -> {
-                if (!superuser && !hasDatabaseCreate(sql)) {
+                if (!Privileges.mayCreateInDatabase(sql)) {
                     problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName()
                             + "' does not exist, and publication.autocreate.mode=no_tables creates it without tables, which needs"
                             + " CREATE on database '" + settings.database() + "'; run GRANT CREATE ON DATABASE "
-                            + Identifiers.quote(settings.database()) + " TO " + Identifiers.quote(settings.user())
+                            + Identifiers.quote(settings.database()) + " TO " + user
                             + ", or create the publication yourself"));
                 }
             }
-            case FILTERED -> {
-                for (TableName table : settings.publicationTables()) {
-                    if (!tableExists(sql, table)) {
-                        problems.add(fatal(Setting.PUBLICATION_TABLES, "table " + table + " (for the publication '"
-                                + settings.publicationName() + "') does not exist in database '" + settings.database()
-                                + "'; names are case-sensitive and given as schema.table"));
-                    }
-                }
+            case FILTERED -> checkFilteredPublication(sql, settings, problems);
+        }
+    }
+
+    private static void checkFilteredPublication(Connection sql, ReplicationSettings settings, List<Problem> problems) throws SQLException {
+        List<TableName> existing = new ArrayList<>();
+        for (TableName table : settings.publicationTables()) {
+            if (!tableExists(sql, table)) {
+                problems.add(fatal(Setting.PUBLICATION_TABLES, "table " + table + " (for the publication '"
+                        + settings.publicationName() + "') does not exist in database '" + settings.database()
+                        + "'; names are case-sensitive and given as schema.table"));
+            } else {
+                existing.add(table);
             }
+        }
+        String user = Identifiers.quote(settings.user());
+        String create = "CREATE PUBLICATION " + Identifiers.quote(settings.publicationName()) + " FOR TABLE "
+                + existing.stream().map(TableName::quoted).collect(java.util.stream.Collectors.joining(", "));
+        List<String> missing = new ArrayList<>();
+        List<String> fixes = new ArrayList<>();
+        if (!Privileges.mayCreateInDatabase(sql)) {
+            missing.add("CREATE on database '" + settings.database() + "'");
+            fixes.add("GRANT CREATE ON DATABASE " + Identifiers.quote(settings.database()) + " TO " + user);
+        }
+        Map<TableName, Privileges.Owner> notOwned = Privileges.notOwned(sql, existing);
+        if (!notOwned.isEmpty()) {
+            List<Privileges.Owner> owners = notOwned.values().stream().distinct().toList();
+            missing.add("ownership rights on " + Privileges.named(List.copyOf(notOwned.keySet()), TABLES_NAMED) + " (owned by "
+                    + owners.stream().map(o -> "'" + o.name() + "'").collect(java.util.stream.Collectors.joining(", ")) + ")");
+            // Membership in a superuser role would hand the connector everything: only an administrator's publication then.
+            if (owners.stream().anyMatch(Privileges.Owner::superuser)) {
+                fixes.clear();
+            } else {
+                owners.forEach(o -> fixes.add("GRANT " + Identifiers.quote(o.name()) + " TO " + user));
+            }
+        }
+        if (!missing.isEmpty()) {
+            problems.add(fatal(Setting.PUBLICATION_AUTOCREATE_MODE, "publication '" + settings.publicationName() + "' does not"
+                    + " exist, and publication.autocreate.mode=filtered creates it (" + create + "), which needs CREATE on the"
+                    + " database and ownership rights on each of its tables; role '" + settings.user() + "' lacks "
+                    + String.join(" and ", missing) + ". Least privilege: an administrator creates the publication (" + create
+                    + ") and the connector runs with publication.autocreate.mode=disabled"
+                    + (fixes.isEmpty() ? " (for a table a superuser owns there is no other way)" : "; otherwise run " + String.join("; ", fixes)
+                            + (notOwned.isEmpty() ? "" : " (membership in the owning role gives all of the owner's rights)"))));
         }
     }
 
@@ -281,20 +332,14 @@ public final class PreflightChecks {
         }
     }
 
-    private static boolean hasDatabaseCreate(Connection sql) throws SQLException {
-        try (Statement st = sql.createStatement();
-             ResultSet rs = st.executeQuery("SELECT has_database_privilege(current_database(), 'CREATE')")) {
-            rs.next();
-            return rs.getBoolean(1);
-        }
-    }
-
     private static boolean tableExists(Connection sql, TableName table) throws SQLException {
-        try (PreparedStatement st = sql.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-            st.setString(1, table.quoted());
+        // From the catalog by name: to_regclass fails in a schema the role has no USAGE on, which it need not have.
+        try (PreparedStatement st = sql.prepareStatement("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? AND c.relname = ?")) {
+            st.setString(1, table.schema());
+            st.setString(2, table.table());
             try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getBoolean(1);
+                return rs.next();
             }
         }
     }

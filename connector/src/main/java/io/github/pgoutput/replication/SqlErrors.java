@@ -39,7 +39,7 @@ final class SqlErrors {
         return switch (state) {
             case "28P01" -> new ReplicationSetupException(Setting.PASSWORD, text + "; check the password", e);
             case "28000" -> new ReplicationSetupException(Setting.USER, text
-                    + "; check that pg_hba.conf admits this user for the database (and for 'replication' connections)", e);
+                    + "; check database.user, and that pg_hba.conf admits this user to the database from the worker's address", e);
             case "3D000" -> new ReplicationSetupException(Setting.DBNAME, text + "; check the database name", e);
             case "42501" -> new ReplicationSetupException(Setting.USER, text
                     + "; grant the role the needed privilege (ALTER ROLE ... REPLICATION, or table ownership for a FILTERED publication)", e);
@@ -74,7 +74,7 @@ final class SqlErrors {
             default -> state.startsWith("08") || state.startsWith("57P")
                     ? "; the task reconnects by itself after a short pause (if this goes on, check that the server"
                             + " is running and reachable from the Connect worker)"
-                    : "; " + SqlStates.reason(state);
+                    : "; " + SqlStates.reason(state) + ", will retry";
         };
     }
 }

@@ -59,7 +59,8 @@ public final class SqlStates {
      *
      * @param state     a five-character SQLState, or a two-character class
      * @param transientFailure whether the failure goes away by itself, so that reconnecting and repeating the work succeeds
-     * @param reason    what the state means and what follows from it, for messages
+     * @param reason    what the state means, for messages; whoever reports it adds what follows (the task retries or
+     *                  stops; a one-off check says what to check)
      */
     public record Entry(String state, boolean transientFailure, String reason) {
 
@@ -69,33 +70,33 @@ public final class SqlStates {
     }
 
     /** Why a state no entry matches is permanent. */
-    static final String UNKNOWN_REASON = "not known to be transient, the task stops";
+    static final String UNKNOWN_REASON = "not known to be transient";
 
     /** The table, most specific entries first. */
     public static final List<Entry> TABLE = List.of(
             // Class 08 but no lost connection: client and server (or something that is not a PostgreSQL server)
             // disagree about the protocol, and a new connection sends the same bytes again.
-            new Entry("08P01", false, "protocol violation, retrying would repeat it"),
+            new Entry("08P01", false, "protocol violation, which a new connection would repeat"),
             // Network or server went away; pgjdbc also reports a refused or broken connection with these.
-            new Entry("08", true, "connection error, will reconnect and retry"),
+            new Entry("08", true, "connection error"),
             // A deferred constraint that fails at commit fails again when the transaction is repeated.
-            new Entry("40002", false, "integrity constraint violated at commit, retrying would repeat it"),
+            new Entry("40002", false, "integrity constraint violated at commit, which repeating the transaction would repeat"),
             // Serialization failure, deadlock, recovery conflict on a standby: the same work succeeds when repeated.
-            new Entry("40", true, "transaction rolled back by the server, will retry"),
+            new Entry("40", true, "transaction rolled back by the server"),
             // Disk full, out of memory, too many connections or walsenders, all slots taken: the server recovers
             // when load or space changes, or when another client lets go; retrying costs nothing.
-            new Entry("53", true, "server out of resources, will retry"),
+            new Entry("53", true, "server out of resources"),
             // Above all "replication slot is active for PID": the previous walsender holds the slot until it notices
             // its client is gone (at most wal_sender_timeout). The task bounds these retries (slot.max.retries).
             new Entry("55006", true, "object in use (a replication slot still held by a previous connection "
-                    + "is released within wal_sender_timeout), will retry"),
+                    + "is released within wal_sender_timeout)"),
             // A standby refuses writes: during a promotion behind an endpoint that follows the primary this ends within
             // seconds. The task bounds these retries (slot.max.retries).
-            new Entry("25006", true, "the server is a read-only standby (a promotion in progress?), will retry"),
+            new Entry("25006", true, "the server is a read-only standby (a promotion in progress?)"),
             // Administrator or crash shutdown, server starting up or in recovery.
-            new Entry("57P01", true, "server shutting down or starting up, will retry"),
-            new Entry("57P02", true, "server shutting down or starting up, will retry"),
-            new Entry("57P03", true, "server shutting down or starting up, will retry"),
+            new Entry("57P01", true, "server shutting down or starting up"),
+            new Entry("57P02", true, "server shutting down or starting up"),
+            new Entry("57P03", true, "server shutting down or starting up"),
             // Wrong user or password, or pg_hba.conf refuses the connection.
             new Entry("28", false, "authentication failed, check database.user, database.password and pg_hba.conf"),
             // Missing privilege, publication, table or slot; syntax the server does not accept.
@@ -116,7 +117,7 @@ public final class SqlStates {
         return entry != null && entry.transientFailure();
     }
 
-    /** What {@code sqlState} means for the task, for messages. */
+    /** What {@code sqlState} means, for messages (without what follows from it, which depends on who reports it). */
     public static String reason(String sqlState) {
         Entry entry = entry(sqlState);
         return entry == null ? UNKNOWN_REASON : entry.reason();

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.PgConnections;
+import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.PublicationManager;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -151,6 +152,9 @@ public final class InitialSnapshot implements AutoCloseable {
                 SlotManager.drop(sql, settings.slotName());
                 log.info("Dropped replication slot {}: {}", settings.slotName(), plan.reason());
             }
+            // The checks validation made, before anything is created: a missing privilege fails the task with the
+            // statement that fixes it, as validation said, rather than with the server's bare refusal halfway through.
+            PreflightChecks.requireNoFatal(PreflightChecks.check(sql, settings));
             if (!PublicationManager.exists(sql, settings.publicationName()) && settings.publicationMode() != PublicationMode.DISABLED) {
                 PublicationManager.create(sql, settings.publicationName(), settings.publicationMode(), settings.publicationTables(),
                         settings.publicationColumns());

@@ -31,26 +31,26 @@ public final class SignalTable {
     public static String problem(ReplicationSettings settings, TableName table) throws SQLException {
         try (Connection sql = PgConnections.openSql(settings)) {
             Set<String> columns = new HashSet<>();
-            boolean exists;
-            try (PreparedStatement st = sql.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-                st.setString(1, table.quoted());
+            boolean exists = false;
+            // From the catalog by name, not through regclass, which fails in a schema the role has no USAGE on: the
+            // connector reads the signal table's rows from the stream only, so it needs no privilege on the table.
+            try (PreparedStatement st = sql.prepareStatement("SELECT a.attname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+                    + " WHERE n.nspname = ? AND c.relname = ?")) {
+                st.setString(1, table.schema());
+                st.setString(2, table.table());
                 try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
-                    exists = rs.getBoolean(1);
+                    while (rs.next()) {
+                        exists = true;
+                        if (rs.getString(1) != null) {
+                            columns.add(rs.getString(1));
+                        }
+                    }
                 }
             }
             if (!exists) {
                 return "the signal table " + table + " does not exist; create it with Debezium's columns: CREATE TABLE " + table.quoted()
                         + " (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048)), and add it to the publication";
-            }
-            try (PreparedStatement st = sql.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass AND attnum > 0"
-                    + " AND NOT attisdropped")) {
-                st.setString(1, table.quoted());
-                try (ResultSet rs = st.executeQuery()) {
-                    while (rs.next()) {
-                        columns.add(rs.getString(1));
-                    }
-                }
             }
             if (!columns.containsAll(COLUMNS)) {
                 return "the signal table " + table + " has the columns " + columns + " but needs Debezium's id, type and data";

@@ -1,6 +1,7 @@
 package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.replication.Privileges;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
 
@@ -61,26 +62,17 @@ public final class SnapshotTables {
     }
 
     /**
-     * Fails when the connection's role may not SELECT from every table, naming each such table, before anything is
-     * read.
+     * Fails when the connection's role may not SELECT from every table (USAGE on its schema and SELECT on it, the
+     * check validation makes too: {@link Privileges#unreadable}), naming each such table and the GRANT statements
+     * that fix it, before anything is read.
      */
     static void requireSelectPrivilege(Connection sql, List<TableName> tables, String user) throws SQLException {
-        List<String> refused = new ArrayList<>();
-        try (PreparedStatement st = sql.prepareStatement("SELECT has_table_privilege(?::regclass, 'SELECT')")) {
-            for (TableName t : tables) {
-                st.setString(1, t.quoted());
-                try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
-                    if (!rs.getBoolean(1)) {
-                        refused.add(t.toString());
-                    }
-                }
-            }
-        }
+        List<Privileges.Unreadable> refused = Privileges.unreadable(sql, tables);
         if (!refused.isEmpty()) {
+            String names = String.join(", ", refused.stream().map(u -> u.table().toString()).toList());
             throw new SnapshotException(Reason.PRIVILEGE, "the snapshot cannot read table" + (refused.size() > 1 ? "s " : " ")
-                    + String.join(", ", refused) + ": role '" + user + "' lacks the SELECT privilege. Grant it (GRANT SELECT ON "
-                    + String.join(", ", refused) + " TO " + user + "), or leave the table out with snapshot.include.list");
+                    + names + ": role '" + user + "' lacks the SELECT privilege on it (or USAGE on its schema). Run "
+                    + Privileges.grantsToRead(refused, user) + ", or leave the table out with snapshot.include.list");
         }
     }
 

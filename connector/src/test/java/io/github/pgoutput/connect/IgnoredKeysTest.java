@@ -46,7 +46,7 @@ class IgnoredKeysTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"database.hostnme", "snapshot.fetch.size", "poll.interval.ms"})
+    @ValueSource(strings = {"snapshot.fetch.size", "poll.interval.ms"})
     void namesAnyOtherKeyAsReadByNothing(String key) {
         List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with(key, "1"));
 
@@ -55,6 +55,15 @@ class IgnoredKeysTest {
             assertThat(k.message()).startsWith(key + " is not a setting of this connector nor of Kafka Connect")
                     .contains("has no effect").contains("Debezium setting").contains("correct its name");
         });
+    }
+
+    @Test
+    void namesTheKnownKeyAMisspeltOneIsANearMissOf() {
+        List<IgnoredKeys.IgnoredKey> ignored = IgnoredKeys.of(with("database.hostnme", "db.example"));
+
+        assertThat(ignored).singleElement().satisfies(k -> assertThat(k.message())
+                .startsWith("database.hostnme is not a setting of this connector nor of Kafka Connect")
+                .contains("has no effect; did you mean database.hostname?"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -21,8 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 4, integration test 5, and issue 36: {@link PgOutputSourceConnector#validate} checks the live server and
- * attaches each problem to the key to change: wrong password, {@code wal_level=replica}, a missing publication with
+ * Issue 4, integration test 5, and issues 36 and 37: {@link PgOutputSourceConnector#validate} checks the live server
+ * and attaches each problem to the key to change, with the advice that fits a one-off check (nothing is retried): a
+ * wrong password (also in filtered mode) or an unknown role under scram-sha-256, a missing password, an unknown role
+ * under trust, a pg_hba.conf reject line, a refused connection, {@code wal_level=replica}, a missing publication with
  * autocreate disabled, {@code tasks.max=2}, and {@code stage} with {@code max_prepared_transactions=0}; what a server
  * version cannot serve (protocol 4, parallel streaming before PostgreSQL 16); and the live problems of a configuration
  * that also has static errors, all in one validation. Direct calls of {@code validate()}, as Connect's
@@ -35,6 +37,10 @@ class ValidationLiveTest {
 
     private static final String ROLE = "app";
     private static final String PASSWORD = "s3cret";
+    /** A role pg_hba.conf rejects. */
+    private static final String REJECTED = "rejected";
+    /** A role that does not exist, for which pg_hba.conf asks a password (scram-sha-256). */
+    private static final String GHOST = "ghost";
 
     /** Per version: logical decoding, but no prepared transactions, and password authentication for the role {@code app}. */
     private static final Map<Integer, PostgresCluster> LOGICAL = new HashMap<>();
@@ -49,7 +55,10 @@ class ValidationLiveTest {
         return LOGICAL.computeIfAbsent(version, v -> {
             PostgresCluster server = PostgresCluster.start(v, Map.of("max_prepared_transactions", "0"));
             server.execute("postgres", "CREATE ROLE " + ROLE + " LOGIN REPLICATION PASSWORD '" + PASSWORD + "'",
-                    "CREATE PUBLICATION existing_pub FOR ALL TABLES", "CREATE TABLE public.orders (id int PRIMARY KEY)");
+                    "CREATE ROLE " + REJECTED + " LOGIN REPLICATION",
+                    "CREATE PUBLICATION existing_pub FOR ALL TABLES", "CREATE TABLE public.orders (id int PRIMARY KEY)",
+                    // The snapshot (snapshot.mode=initial, the default) reads it.
+                    "GRANT SELECT ON public.orders TO " + ROLE);
             requirePassword(server);
             return server;
         });
@@ -62,7 +71,8 @@ class ValidationLiveTest {
     /** pg_hba.conf is read top-down: the role gets scram-sha-256 ahead of the trust lines initdb wrote. */
     private static void requirePassword(PostgresCluster cluster) {
         Path hba = cluster.dataDirectory().resolve("pg_hba.conf");
-        String lines = "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\nhost replication " + ROLE + " 127.0.0.1/32 scram-sha-256\n";
+        String lines = "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\nhost replication " + ROLE + " 127.0.0.1/32 scram-sha-256\n"
+                + "host all " + REJECTED + " 127.0.0.1/32 reject\nhost all " + GHOST + " 127.0.0.1/32 scram-sha-256\n";
         try {
             Files.writeString(hba, lines + Files.readString(hba, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -267,5 +277,106 @@ class ValidationLiveTest {
         assertThat(errors).containsOnlyKeys("database.hostname", "database.user", "database.dbname", "topic.prefix");
         assertThat(errors).allSatisfy((key, messages) -> assertThat(messages).as(key).singleElement().asString()
                 .contains("Write " + key + "=<"));
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aWrongPasswordInFilteredModeIsReportedOnThePasswordNotTheHost(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.password", "wrong");
+        config.put("publication.autocreate.mode", "filtered");
+        config.put("table.include.list", "public\\.orders");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.password");
+        assertThat(errors.get("database.password")).singleElement().asString().contains("refused database.password for role 'app'")
+                .contains("ALTER ROLE \"app\" PASSWORD");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void anUnknownRoleUnderScramIsReportedOnThePasswordSayingTheServerDoesNotTellWhich(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.user", GHOST);
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.password");
+        assertThat(errors.get("database.password")).singleElement().asString().contains("refused database.password for role 'ghost'")
+                .contains("it says the same when no role of that name exists");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void anUnknownRoleUnderTrustIsReportedOnTheUserWithTheCreateRole(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.user", "nobody");
+        config.remove("database.password");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.user");
+        assertThat(errors.get("database.user")).singleElement().asString().contains("no role 'nobody' exists")
+                .contains("CREATE ROLE \"nobody\" WITH LOGIN REPLICATION");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aMissingPasswordTheServerAsksForIsReportedOnThePasswordNotAsARetry(int version) {
+        Map<String, String> config = config(logical(version));
+        config.remove("database.password");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.password");
+        assertThat(errors.get("database.password")).singleElement().asString()
+                .contains("the server requires a password for this role").doesNotContain("reconnect").doesNotContain("retr");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aPgHbaRejectLineIsReportedOnTheUserQuotingTheLineToAdd(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.user", REJECTED);
+        config.remove("database.password");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.user");
+        assertThat(errors.get("database.user")).singleElement().asString().contains("has a reject line that matches")
+                .contains("host postgres " + REJECTED + " 127.0.0.1/32 scram-sha-256");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aRefusedConnectionIsReportedOnTheHostWithWhatWasTriedAndWhatToCheckNotAsARetry(int version) {
+        Map<String, String> config = config(logical(version));
+        config.put("database.port", "1");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("database.hostname");
+        assertThat(errors.get("database.hostname")).singleElement().asString().contains("Tried 127.0.0.1:1")
+                .contains("listen_addresses").contains("firewall").contains("pg_hba.conf")
+                .doesNotContain("reconnect").doesNotContain("will retry");
+    }
+
+    @ParameterizedTest(name = "PostgreSQL {0}")
+    @MethodSource("versions")
+    void aDatabaseSpillTheRoleCannotCreateIsReportedOnItsSchemaWithTheGrant(int version) {
+        PostgresCluster server = logical(version);
+        Map<String, String> config = config(server);
+        config.put("spill.backend", "database");
+        config.put("spill.database.schema", "spill_of_app");
+
+        Map<String, List<String>> errors = errors(config);
+
+        assertThat(errors).containsOnlyKeys("spill.database.schema");
+        assertThat(errors.get("spill.database.schema")).singleElement().asString()
+                .contains("GRANT CREATE ON DATABASE \"postgres\" TO \"app\"")
+                .contains("CREATE SCHEMA \"spill_of_app\" AUTHORIZATION \"app\"");
+        server.execute("postgres", "CREATE SCHEMA IF NOT EXISTS spill_of_app AUTHORIZATION " + ROLE);
+        assertThat(errors(config)).as("the schema made for the role").isEmpty();
     }
 }

@@ -139,6 +139,27 @@ class PreflightChecksIT {
         }
     }
 
+    /**
+     * Amazon RDS gives no REPLICATION attribute: its rds_replication role lets members use slots, so membership counts;
+     * and whether a managed service's administrator may create FOR ALL TABLES is the service's rule, left to the
+     * start. Simulated with roles of those names, which a plain server gives no such power (only the checks are shown).
+     */
+    @PostgresTest(representative = 17)
+    @Timeout(60)
+    void membersOfTheManagedServicesRolesAreNotRefusedWhatTheServiceAllowsThem(PostgresDatabase db) {
+        String role = db.name() + "_rds";
+        db.execute("CREATE ROLE rds_replication NOLOGIN", "CREATE ROLE rds_superuser NOLOGIN", "CREATE ROLE " + role + " LOGIN",
+                "GRANT rds_replication TO rds_superuser", "GRANT rds_superuser TO " + role);
+        try {
+            ReplicationSettings settings = ReplicationSettings.builder(db.host(), db.port(), db.name(), role, "rds", "rds_pub")
+                    .publication(PublicationMode.ALL_TABLES, List.of()).build();
+
+            assertThat(PreflightChecks.check(settings)).isEmpty();
+        } finally {
+            db.execute("DROP ROLE " + role, "DROP ROLE rds_superuser", "DROP ROLE rds_replication");
+        }
+    }
+
     @PostgresTest
     @Timeout(60)
     void aTwoPhaseSlotIsRefusedForProtocolsThatCannotCarryPreparedTransactions(PostgresDatabase db) {
