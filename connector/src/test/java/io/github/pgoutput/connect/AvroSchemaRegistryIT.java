@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * back to the values the database holds; and the schema changes PostgreSQL users make register new versions under
  * the registry's BACKWARD rule while old records still read.
  */
+@Nightly
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class AvroSchemaRegistryIT {
 

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and such a task stays FAILED until restarted by hand: the fault-injection soak (issue 7) found the task doing that
  * when its snapshot decision could not reach the database. The server is this test's own, since it is stopped.
  */
+@Nightly
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class DatabaseDownAtTaskStartIT {
 

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * included; heartbeats are JSON that JsonConverter reads back. The worker's validation refuses the mode without
  * ByteArrayConverter, on the keys to change.
  */
+@Nightly
 class DirectEncodingWorkerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);

@@ -292,6 +292,7 @@ class IncrementalSnapshotIT {
         db.execute("DROP PUBLICATION incr_val_pub");
     }
 
+    @Nightly
     @PostgresTest(representative = 17)
     void stopSnapshotEndsTheSnapshotAndStreamingGoesOn(PostgresDatabase db) throws Exception {
         String name = "incr-stop-" + db.majorVersion();

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * an incremental snapshot, while the tables keep changing: the changes made while the connector was stopped and those
  * made during the snapshot all arrive, in order, and each table rebuilt from its topic equals the database.
  */
+@Nightly
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SnapshotModeAlwaysIT {
 

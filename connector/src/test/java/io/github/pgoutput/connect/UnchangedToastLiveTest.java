@@ -132,7 +132,7 @@ class UnchangedToastLiveTest {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 16)
     void withoutASnapshotTheReselectProvesTheValueByTheRowsXmin(PostgresDatabase db) throws Exception {
         createTable(db);
         String name = "toast-reselect-" + db.majorVersion();
@@ -150,7 +150,7 @@ class UnchangedToastLiveTest {
         }
     }
 
-    @PostgresTest
+    @PostgresTest(representative = 18)
     void aRowChangedAgainBeforeTheReselectGivesThePlaceholderAndAHeaderNeverTheNewerValue(PostgresDatabase db) throws Exception {
         createTable(db);
         String name = "toast-race-" + db.majorVersion();

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * the task resumes on another worker and nothing is lost (duplicates are counted and reported); a clean stop and
  * resume over REST after everything is confirmed writes no duplicate.
  */
+@Nightly
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WorkerFailoverIT {
 

@@ -2,6 +2,7 @@ package io.github.pgoutput.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.testing.Nightly;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * naming the settings, a {@code read_committed} consumer sees none of the transaction (no silent split, no partial
  * commit), and once the timeout is raised and the task restarted, every row arrives exactly once.
  */
+@Nightly
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DeliveryTimeoutIT {
 

@@ -4,6 +4,7 @@ import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgoutput.testing.Nightly;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each test uses connector names of its own ({@link ConnectWorkerClusterFaultsIT}: a broker outage and a worker
  * leaving, on a cluster of its own).
  */
+@Nightly
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConnectWorkerClusterIT {
