@@ -535,7 +535,12 @@ public class PgOutputSourceTask extends SourceTask {
                             transactions.ended(lastRecord);
                         }
                     });
-            if (resumedSnapshot != null && emitted.lsn().isBefore(resumedSnapshot.until())) {
+            // Skipping the changes a resumed snapshot's rows contain is right only where Kafka holds nothing past the
+            // stored offset, that is under exactly-once. An at-least-once task may have handed rows to Kafka after the
+            // last offset Connect stored; a continuation does not read such a row again once it is deleted, so only
+            // streaming's Delete removes it. There every change since the first snapshot is streamed again, in order:
+            // a row then ends where the table has it, as after any at-least-once replay.
+            if (resumedSnapshot != null && config.exactlyOnceRequired() && emitted.lsn().isBefore(resumedSnapshot.until())) {
                 emitter.afterResumedSnapshot(pipeline.resumedFilter(resumedSnapshot));
             }
             if (incremental == null) {
