@@ -82,9 +82,10 @@ class WorkerKillIT {
             assertExactlyOnce(poll, ROWS);
             assertThat(atLeastOnce.lost()).as("at least once: rows lost").isZero();
             // The 60 s of the producer's default transaction.timeout.ms would show here as a recovery some 60 s
-            // slower than at least once; 20 s leaves room for a loaded machine.
+            // slower than at least once; 35 s leaves room for a loaded machine (20 s was exceeded by 0.2 s with three
+            // nightly areas running at once) and still catches that wait.
             assertThat(poll.recoveryMillis()).as("exactly-once (poll) recovery against at-least-once's "
-                    + atLeastOnce.recoveryMillis() + " ms").isLessThan(atLeastOnce.recoveryMillis() + 20_000);
+                    + atLeastOnce.recoveryMillis() + " ms").isLessThan(atLeastOnce.recoveryMillis() + 35_000);
         }
     }
 
