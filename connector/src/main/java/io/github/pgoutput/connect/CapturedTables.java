@@ -1,5 +1,17 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.shaping.ColumnSelection;
+import io.github.pgoutput.replication.PublicationManager;
+import io.github.pgoutput.replication.PublicationMode;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.ReplicationSetupException;
+import io.github.pgoutput.replication.Setting;
+import io.github.pgoutput.replication.TableColumns;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.replication.UserTables;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,16 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.github.pgoutput.connect.shaping.ColumnSelection;
-import io.github.pgoutput.replication.PublicationManager;
-import io.github.pgoutput.replication.PublicationMode;
-import io.github.pgoutput.replication.TableColumns;
-import io.github.pgoutput.replication.ReplicationSetupException;
-import io.github.pgoutput.replication.ReplicationSettings;
-import io.github.pgoutput.replication.Setting;
-import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.replication.UserTables;
 
 /**
  * Resolves the configuration to {@link ReplicationSettings}; for {@code publication.autocreate.mode=filtered} that

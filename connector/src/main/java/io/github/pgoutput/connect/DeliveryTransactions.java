@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConnectKeys;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -109,7 +110,7 @@ final class DeliveryTransactions {
      */
     static DeliveryTransactions of(SourceTaskContext context, Map<String, String> props, LongSupplier nanoTime, String slot,
                                    long maxOpenRecords, int maxDeliveries) {
-        String override = props.get(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        String override = props.get(ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         long timeoutMs = PRODUCER_TRANSACTION_TIMEOUT_DEFAULT_MS;
         if (override != null) {
             try {
@@ -141,15 +142,15 @@ final class DeliveryTransactions {
      * delivery, and a crash during a commit then holds recovery for as long.
      */
     static Optional<String> crashRecoveryAdvice(Map<String, String> props, long timeoutMs) {
-        String boundary = props.get(PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG);
-        boolean required = "required".equalsIgnoreCase(String.valueOf(props.get(PgOutputSourceConnector.EXACTLY_ONCE_SUPPORT_CONFIG)).trim());
+        String boundary = props.get(ConnectKeys.TRANSACTION_BOUNDARY_CONFIG);
+        boolean required = "required".equalsIgnoreCase(String.valueOf(props.get(ConnectKeys.EXACTLY_ONCE_SUPPORT_CONFIG)).trim());
         if (boundary == null && !required) {
             return Optional.empty();
         }
         boolean connector = boundary != null && "connector".equalsIgnoreCase(boundary.trim());
-        boolean overridden = props.containsKey(PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+        boolean overridden = props.containsKey(ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         String timeout = "the producer's transaction.timeout.ms (" + timeoutMs + " ms"
-                + (overridden ? ", from " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG : ", its default") + ")";
+                + (overridden ? ", from " + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG : ", its default") + ")";
         String cost = "If this worker is killed while a Kafka transaction of this task is open, the worker restarted"
                 + " (or one taking the task over) reads the offsets topic only once the broker has aborted that"
                 + " transaction: up to " + timeout + " plus the broker's transaction.abort.timed.out.transaction.cleanup.interval.ms"
@@ -157,13 +158,13 @@ final class DeliveryTransactions {
         if (connector) {
             return Optional.of(cost + "Under transaction.boundary=connector that timeout must exceed the longest"
                     + " delivery (a delivery still open at it fails the task), so keep "
-                    + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " as low as the largest transaction allows.");
+                    + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " as low as the largest transaction allows.");
         }
         if (timeoutMs <= POLL_BOUNDARY_TIMEOUT_ADVICE_MS) {
             return Optional.of(cost + "Each Kafka transaction here is one poll, well under that timeout.");
         }
         return Optional.of(cost + "Each Kafka transaction here is one poll, which commits in well under a second:"
-                + " set " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + "=" + POLL_BOUNDARY_TIMEOUT_ADVICE_MS
+                + " set " + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + "=" + POLL_BOUNDARY_TIMEOUT_ADVICE_MS
                 + " on the connector to bound that wait (workers need connector.client.config.override.policy=All, the"
                 + " default).");
     }
@@ -222,7 +223,7 @@ final class DeliveryTransactions {
                     + maxOpenRecords + " (transaction.boundary=connector keeps them all in worker heap until the commit)."
                     + " Nothing of it is committed: the transaction aborts and the delivery comes again when the task is"
                     + " restarted. Raise " + PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG + " with the worker's"
-                    + " heap and " + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + ", or use"
+                    + " heap and " + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + ", or use"
                     + " transaction.boundary=poll");
         }
         long now = nanoTime.getAsLong();
@@ -239,7 +240,7 @@ final class DeliveryTransactions {
                     + " is {} ms: the broker aborts a transaction open longer, and the task then fails and starts the delivery"
                     + " again. For transactions this big, set {} on the connector (at most the broker's transaction.max.timeout.ms,"
                     + " 900000 by default) and connector.client.config.override.policy=All on the workers", slot, openMs, timeoutMs,
-                    PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
+                    ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG);
         }
     }
 
@@ -271,7 +272,7 @@ final class DeliveryTransactions {
                 + " it has not ended: the producer's transaction.timeout.ms is " + timeoutMs + " ms, after which the broker"
                 + " aborts the transaction. Nothing of this delivery is committed, so a read_committed consumer sees none of"
                 + " it, and it is written again, whole, when the task is restarted. Set "
-                + PgOutputSourceConnector.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " on the connector above the time the"
+                + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + " on the connector above the time the"
                 + " largest transaction takes (its rows times the time a record, plus a margin), at most the broker's"
                 + " transaction.max.timeout.ms (900000 by default; raise it on the brokers for more), with"
                 + " connector.client.config.override.policy=All on the workers; or use transaction.boundary=poll");

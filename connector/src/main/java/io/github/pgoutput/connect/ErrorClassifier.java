@@ -1,15 +1,14 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.replication.ConnectionFailures;
 import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.SqlStates;
-
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Optional;
-
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;

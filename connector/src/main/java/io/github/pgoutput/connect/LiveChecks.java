@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConnectKeys;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -39,7 +41,7 @@ final class OpenTransactionHeap {
                         + " more than half of the worker's maximum heap (%.1f GiB). A delivery that large could exhaust the worker:"
                         + " give the worker more heap (-Xmx, KAFKA_HEAP_OPTS) or lower %s (a bigger delivery then fails the task"
                         + " with a message naming the key; it is never split)", slotName,
-                PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, BYTES_PER_OPEN_RECORD,
+                ConnectKeys.TRANSACTION_BOUNDARY_CONFIG, BYTES_PER_OPEN_RECORD,
                 PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG, maxRecords, needed / 1073741824.0,
                 maxHeapBytes / 1073741824.0, PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG));
     }

@@ -1,5 +1,16 @@
 package io.github.pgoutput.connect;
 
+import static io.github.pgoutput.connect.config.ConnectKeys.EXACTLY_ONCE_SUPPORT_CONFIG;
+import static io.github.pgoutput.connect.config.ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG;
+import static io.github.pgoutput.connect.config.ConnectKeys.TRANSACTION_BOUNDARY_CONFIG;
+
+import io.github.pgoutput.connect.config.ConfigChoices;
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.ConfigWarnings;
+import io.github.pgoutput.connect.config.CrossKeyRules;
+import io.github.pgoutput.connect.config.DebeziumSnapshotModes;
+import io.github.pgoutput.connect.config.EmptyValues;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.snapshot.SnapshotMode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,12 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
@@ -31,12 +41,6 @@ public class PgOutputSourceConnector extends SourceConnector {
 
     private static final Logger log = LoggerFactory.getLogger(PgOutputSourceConnector.class);
     private static final String VERSION = readVersion();
-    /** Connect's own connector key (its SourceConnectorConfig declares and checks it); read here only to explain. */
-    static final String EXACTLY_ONCE_SUPPORT_CONFIG = "exactly.once.support";
-    /** Connect's own connector key ({@code poll}, {@code interval}, {@code connector}); read here only to explain. */
-    static final String TRANSACTION_BOUNDARY_CONFIG = "transaction.boundary";
-    /** The connector's override of its producer's {@code transaction.timeout.ms} (Connect's client override prefix). */
-    static final String PRODUCER_TRANSACTION_TIMEOUT_CONFIG = "producer.override.transaction.timeout.ms";
 
     private final LiveChecks liveChecks;
     private Map<String, String> props;

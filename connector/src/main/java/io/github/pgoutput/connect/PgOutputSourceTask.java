@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.assembly.TransactionAssembler;
 import io.github.pgoutput.connect.TaskPhases.BackingOff;
 import io.github.pgoutput.connect.TaskPhases.Connecting;
 import io.github.pgoutput.connect.TaskPhases.Decided;
@@ -8,18 +9,28 @@ import io.github.pgoutput.connect.TaskPhases.Phase;
 import io.github.pgoutput.connect.TaskPhases.Planning;
 import io.github.pgoutput.connect.TaskPhases.Snapshotting;
 import io.github.pgoutput.connect.TaskPhases.Streaming;
-import io.github.pgoutput.connect.record.TopicNames;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
-import io.github.pgoutput.connect.metrics.SnapshotMetrics;
-import io.github.pgoutput.connect.offsets.RecordNumbering;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
-import io.github.pgoutput.connect.offsets.ResumePoint;
-import io.github.pgoutput.connect.offsets.DebeziumOffset;
+import io.github.pgoutput.connect.config.ConfigChoices;
+import io.github.pgoutput.connect.config.ConnectKeys;
+import io.github.pgoutput.connect.config.NewTableSnapshots;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
-import io.github.pgoutput.connect.metrics.StreamingMetrics;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
+import io.github.pgoutput.connect.metrics.SnapshotMetrics;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.offsets.DebeziumOffset;
+import io.github.pgoutput.connect.offsets.RecordNumbering;
+import io.github.pgoutput.connect.offsets.ResumePoint;
+import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.connect.signal.KafkaSignalChannel;
-
+import io.github.pgoutput.pgoutput.Lsn;
+import io.github.pgoutput.pgoutput.PgOutputDecoder;
+import io.github.pgoutput.replication.ReplicationConnectionLostException;
+import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,15 +39,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
-import io.github.pgoutput.assembly.TransactionAssembler;
-import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
-import io.github.pgoutput.pgoutput.Lsn;
-import io.github.pgoutput.pgoutput.PgOutputDecoder;
-import io.github.pgoutput.replication.ReplicationConnectionLostException;
-import io.github.pgoutput.replication.ReplicationStream;
-import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.spill.TransactionSpill;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -180,7 +182,7 @@ public class PgOutputSourceTask extends SourceTask {
         clock = pipeline.clock();
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
-        numbering = RecordNumbering.fingerprint(config);
+        numbering = RecordNumbering.fingerprint(config.recordNumbering());
         recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
         emitted = Position.afterDelivery(Lsn.INVALID);
@@ -189,7 +191,7 @@ public class PgOutputSourceTask extends SourceTask {
         if (transactions.connectorDefined()) {
             log.info("Slot {}: {}=connector: each delivery and its offset are one Kafka transaction, which must end within"
                     + " the producer's transaction.timeout.ms ({} ms)", config.slotName(),
-                    PgOutputSourceConnector.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
+                    ConnectKeys.TRANSACTION_BOUNDARY_CONFIG, transactions.timeoutMs());
             OpenTransactionHeap.warning(config.slotName(), config.transactionMaxRecords(), Runtime.getRuntime().maxMemory())
                     .ifPresent(log::warn);
         }
@@ -619,7 +621,7 @@ public class PgOutputSourceTask extends SourceTask {
         lastHeartbeatNanos = clock.nanoTime();
         Lsn at = Lsn.max(emitted.lsn(), idleMark);
         if (at.isValid()) {
-            SourceRecord beat = s.emitter().heartbeat(TopicNames.of(config).heartbeat(), config.topicPrefix(), at);
+            SourceRecord beat = s.emitter().heartbeat(config.topicNames().heartbeat(), config.topicPrefix(), at);
             batch.add(beat);
             transactions.ended(beat);
         }

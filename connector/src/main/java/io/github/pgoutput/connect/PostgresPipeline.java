@@ -1,23 +1,21 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-
-import java.sql.SQLException;
-import java.util.List;
-import java.util.Map;
-
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSession;
-import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.RetainedWalProbe;
 import io.github.pgoutput.replication.SlotManager;
-import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.StoredOffset;
@@ -25,6 +23,9 @@ import io.github.pgoutput.spill.SourceConnections;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,18 +1,21 @@
 package io.github.pgoutput.connect;
 
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
 import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationException;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.snapshot.SignalTable;
 import io.github.pgoutput.spill.DatabaseSpillPrivileges;
 import io.github.pgoutput.spill.SpillSettings;
-import io.github.pgoutput.replication.Setting;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The live checks of {@code validate()}: maps the configuration to replication settings and runs

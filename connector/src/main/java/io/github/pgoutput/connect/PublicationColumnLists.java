@@ -1,16 +1,17 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.record.MessageKeyColumns;
+import io.github.pgoutput.connect.shaping.ColumnSelection;
+import io.github.pgoutput.replication.TableColumns;
+import io.github.pgoutput.replication.TableName;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.github.pgoutput.connect.record.MessageKeyColumns;
-import io.github.pgoutput.connect.shaping.ColumnSelection;
-import io.github.pgoutput.replication.TableColumns;
-import io.github.pgoutput.replication.TableName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,17 +1,21 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ConfigChoices;
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.NewTableSnapshots;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.replication.Privileges.Unreadable;
+import io.github.pgoutput.replication.Privileges;
+import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.TableName;
+import io.github.pgoutput.snapshot.SnapshotMode;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
-
-import io.github.pgoutput.replication.Privileges;
-import io.github.pgoutput.replication.Privileges.Unreadable;
-import io.github.pgoutput.replication.ReplicationSettings;
-import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.snapshot.SnapshotMode;
 
 /**
  * The live check that the role can read what the configuration will make the connector read with SQL: the initial

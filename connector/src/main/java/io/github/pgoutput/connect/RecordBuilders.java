@@ -1,10 +1,7 @@
 package io.github.pgoutput.connect;
 
-import java.util.List;
-import java.util.UUID;
-import java.util.function.BiPredicate;
-import java.util.regex.Pattern;
-
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.ColumnTypes;
@@ -14,6 +11,10 @@ import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.connect.record.TransactionTopicRecords;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.replication.TypeCatalog;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BiPredicate;
+import java.util.regex.Pattern;
 
 /**
  * Makes the record builders of one task run from its configuration. The builders' options are made once, so the
@@ -52,7 +53,7 @@ final class RecordBuilders {
      * their schemas agree.
      */
     ChangeRecordBuilder create(TypeCatalog catalog) {
-        return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version, TopicNames.of(config),
+        return new ChangeRecordBuilder(config.topicPrefix(), config.databaseDbname(), version, config.topicNames(),
                 new AvroNames(config.topicPrefix()), new PostgresTypeMapper(ConnectorSettings.converters(config)),
                 new ColumnTypes(catalog), config.tombstonesOnDelete(), captured,
                 config.messageKeyColumns(), config.provideTransactionMetadata(), options);
@@ -60,6 +61,6 @@ final class RecordBuilders {
 
     /** The records of the transaction topic with {@code provide.transaction.metadata}, else null. */
     TransactionTopicRecords transactionTopicRecords() {
-        return config.provideTransactionMetadata() ? new TransactionTopicRecords(TopicNames.of(config)) : null;
+        return config.provideTransactionMetadata() ? new TransactionTopicRecords(config.topicNames()) : null;
     }
 }

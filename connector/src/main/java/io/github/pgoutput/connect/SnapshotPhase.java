@@ -1,17 +1,13 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.connect.record.LifecycleHeaders;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
-import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
-
-import java.sql.SQLException;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.InitialSnapshot;
@@ -22,6 +18,10 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotSettings;
 import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.StoredOffset;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;

@@ -1,11 +1,8 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-
-import java.sql.SQLException;
-import java.util.Map;
-
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.ReplicationStream;
@@ -13,6 +10,8 @@ import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.TransactionSpill;
+import java.sql.SQLException;
+import java.util.Map;
 
 /**
  * Everything the task reaches outside its own logic: the database (start-up decision, snapshot, replication stream,

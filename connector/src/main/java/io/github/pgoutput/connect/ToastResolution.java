@@ -2,6 +2,9 @@ package io.github.pgoutput.connect;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.DebeziumReselect;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.spill.SpillException;

@@ -2,7 +2,14 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apicurio.registry.utils.converter.AvroConverter;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.converters.PgColumnType;
+import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -14,12 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.apicurio.registry.utils.converter.AvroConverter;
-import io.github.pgoutput.converters.PgColumnType;
-import io.github.pgoutput.converters.PostgresTypeMapper;
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;

@@ -2,6 +2,13 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.ConfigWarnings;
+import io.github.pgoutput.testing.DebeziumConfigDatabase;
+import io.github.pgoutput.testing.DebeziumConfigs.DebeziumConfig;
+import io.github.pgoutput.testing.DebeziumConfigs;
+import io.github.pgoutput.testing.PostgresCluster;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,13 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
-import io.github.pgoutput.testing.DebeziumConfigDatabase;
-import io.github.pgoutput.testing.DebeziumConfigs;
-import io.github.pgoutput.testing.DebeziumConfigs.DebeziumConfig;
-import io.github.pgoutput.testing.PostgresCluster;
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Timeout;
 

@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.ConfigWarnings;
+import io.github.pgoutput.connect.config.MinimalConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,7 +40,7 @@ class DebeziumKeysTableTest {
         }
 
         Map<String, String> config() {
-            Map<String, String> config = PgOutputSourceConnectorConfigTest.minimal();
+            Map<String, String> config = MinimalConfig.props();
             for (String setting : settings) {
                 if (setting.startsWith("-")) {
                     config.remove(setting.substring(1));

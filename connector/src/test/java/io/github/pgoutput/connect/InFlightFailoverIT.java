@@ -3,12 +3,13 @@ package io.github.pgoutput.connect;
 import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgoutput.testing.Nightly;
-import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
+import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

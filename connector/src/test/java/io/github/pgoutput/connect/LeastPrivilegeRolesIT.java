@@ -2,6 +2,13 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.DocumentedRoles.Names;
+import io.github.pgoutput.connect.DocumentedRoles.Role;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.testing.Nightly;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,13 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import io.github.pgoutput.connect.DocumentedRoles.Names;
-import io.github.pgoutput.connect.DocumentedRoles.Role;
-import io.github.pgoutput.testing.Nightly;
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
-import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;

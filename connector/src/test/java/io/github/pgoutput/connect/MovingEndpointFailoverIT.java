@@ -2,12 +2,13 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.testing.Nightly;
-import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
 import io.github.pgoutput.testing.TcpForwarder;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

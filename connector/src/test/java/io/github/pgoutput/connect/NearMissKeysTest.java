@@ -2,10 +2,14 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.EmptyValues;
+import io.github.pgoutput.connect.config.IgnoredKeys;
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.NearMissKeys;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.testing.DebeziumConfigs;
 import java.util.List;
 import java.util.Map;
-
-import io.github.pgoutput.testing.DebeziumConfigs;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NearMissKeysTest {
 
     private static Map<String, String> with(String key, String value) {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put(key, value);
         return props;
     }

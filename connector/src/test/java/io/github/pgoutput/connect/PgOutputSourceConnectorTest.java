@@ -3,12 +3,14 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
@@ -40,7 +42,7 @@ class PgOutputSourceConnectorTest {
     @Test
     void handsTheWholeConfigurationToExactlyOneTask() {
         PgOutputSourceConnector connector = new PgOutputSourceConnector();
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         connector.start(props);
 
         assertThat(connector.taskConfigs(5)).containsExactly(props);
@@ -48,7 +50,7 @@ class PgOutputSourceConnectorTest {
 
     @Test
     void refusesToStartOnAnInvalidConfiguration() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("streaming", "parallel");
         props.put("protocol.version", "2");
 
@@ -59,7 +61,7 @@ class PgOutputSourceConnectorTest {
 
     @Test
     void validatesTasksMaxAlongsideTheConnectorKeys() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("tasks.max", "3");
 
         Config config = new PgOutputSourceConnector(null).validate(props);
@@ -72,7 +74,7 @@ class PgOutputSourceConnectorTest {
         LiveChecks checks = config -> List.of(new ConfigProblem("slot.name", "slot shop_slot uses plugin test_decoding, not pgoutput"),
                 new ConfigProblem("database.user", "role replicator lacks REPLICATION"));
 
-        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(checks).validate(PgOutputSourceConnectorConfigTest.minimal()));
+        Map<String, List<String>> errors = errors(new PgOutputSourceConnector(checks).validate(MinimalConfig.props()));
 
         assertThat(errors).containsOnlyKeys("slot.name", "database.user");
         assertThat(errors.get("slot.name")).containsExactly("slot shop_slot uses plugin test_decoding, not pgoutput");
@@ -86,7 +88,7 @@ class PgOutputSourceConnectorTest {
             return List.of(new ConfigProblem("slot.name", "slot debezium is in use"),
                     new ConfigProblem("database.user", "role replicator lacks REPLICATION"));
         };
-        Map<String, String> bad = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> bad = MinimalConfig.props();
         bad.put("slot.name", "Bad");
         bad.put("tasks.max", "2");
         bad.put("table.whitelist", "public.orders");
@@ -106,7 +108,7 @@ class PgOutputSourceConnectorTest {
             calls.incrementAndGet();
             return List.of();
         };
-        Map<String, String> bad = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> bad = MinimalConfig.props();
         bad.put(key, value);
 
         assertThat(errors(new PgOutputSourceConnector(checks).validate(bad))).containsOnlyKeys(key);
@@ -120,7 +122,7 @@ class PgOutputSourceConnectorTest {
             calls.incrementAndGet();
             return List.of(new ConfigProblem("publication.name", "publication dbz_publication does not exist"));
         };
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.remove("topic.prefix");
 
         assertThat(errors(new PgOutputSourceConnector(checks).validate(props))).containsOnlyKeys("topic.prefix", "publication.name");
@@ -130,12 +132,12 @@ class PgOutputSourceConnectorTest {
     @Test
     void supportsExactlyOnceOnlyWhenNoSnapshotIsEverTaken() {
         PgOutputSourceConnector connector = new PgOutputSourceConnector();
-        Map<String, String> streamingOnly = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> streamingOnly = MinimalConfig.props();
         streamingOnly.put("snapshot.mode", "no_data");
-        Map<String, String> defaults = PgOutputSourceConnectorConfigTest.minimal();
-        Map<String, String> whenNeeded = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> defaults = MinimalConfig.props();
+        Map<String, String> whenNeeded = MinimalConfig.props();
         whenNeeded.put("snapshot.mode", "when_needed");
-        Map<String, String> nonsense = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> nonsense = MinimalConfig.props();
         nonsense.put("snapshot.mode", "sometimes");
 
         assertThat(connector.exactlyOnceSupport(streamingOnly)).isEqualTo(ExactlyOnceSupport.SUPPORTED);
@@ -155,7 +157,7 @@ class PgOutputSourceConnectorTest {
 
     @Test
     void exactlyOnceRequiredIsAcceptedWithEverySnapshotMode() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("exactly.once.support", "required");
         for (String mode : List.of("initial", "when_needed", "initial_only", "no_data")) {
             props.put("snapshot.mode", mode);
@@ -165,7 +167,7 @@ class PgOutputSourceConnectorTest {
 
     @Test
     void withConnectorBoundariesAProducerTransactionTimeoutThatIsNotAPositiveNumberIsAnErrorOnItsKey() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("snapshot.mode", "no_data");
         props.put("exactly.once.support", "required");
         props.put("transaction.boundary", "connector");
@@ -185,7 +187,7 @@ class PgOutputSourceConnectorTest {
 
     @Test
     void withConnectorBoundariesASnapshottingModeIsAccepted() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("transaction.boundary", "connector");
         assertThat(errors(new PgOutputSourceConnector(null).validate(props))).as("snapshot rows committed per poll").isEmpty();
         props.put("exactly.once.support", "required");
@@ -195,5 +197,21 @@ class PgOutputSourceConnectorTest {
     private static Map<String, List<String>> errors(Config config) {
         return config.configValues().stream().filter(v -> !v.errorMessages().isEmpty())
                 .collect(java.util.stream.Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    }
+
+    @Test
+    void alwaysIsExactlyOnceOnlyWithARequiredExactlyOnceSupportLikeTheOtherSnapshottingModes() {
+        PgOutputSourceConnector connector = new PgOutputSourceConnector(null);
+        Map<String, String> props = withSnapshotModeAlways();
+
+        assertThat(connector.exactlyOnceSupport(props)).isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+        props.put("exactly.once.support", "required");
+        assertThat(connector.exactlyOnceSupport(props)).isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED);
+    }
+
+    private static Map<String, String> withSnapshotModeAlways() {
+        Map<String, String> props = MinimalConfig.props();
+        props.put("snapshot.mode", "always");
+        return props;
     }
 }

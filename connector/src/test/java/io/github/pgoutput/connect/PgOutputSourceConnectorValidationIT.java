@@ -2,14 +2,14 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
 import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,22 +1,14 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.connect.simulation.SimulationFrames;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
-import io.github.pgoutput.connect.offsets.DebeziumOffset;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
-import io.github.pgoutput.connect.metrics.StreamingMetrics;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.metrics.StreamingMetrics;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.offsets.DebeziumOffset;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.simulation.SimulationFrames;
 import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ReplicationStream;
@@ -27,6 +19,13 @@ import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.SpillSettings;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -228,7 +227,7 @@ class PgOutputSourceTaskPhasesTest {
                 };
             }
         });
-        Map<String, String> props = new java.util.HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
+        Map<String, String> props = new java.util.HashMap<>(MinimalConfig.props());
         props.put("name", "phases-" + System.nanoTime());
         props.put("snapshot.mode", "no_data");
         props.putAll(extraProps);

@@ -2,14 +2,16 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Map;
-
+import io.github.pgoutput.connect.config.ConfigProblem;
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
 import io.github.pgoutput.connect.shaping.ColumnSelection;
 import io.github.pgoutput.connect.shaping.RegexList;
 import io.github.pgoutput.replication.TableColumns;
 import io.github.pgoutput.replication.TableName;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PublicationColumnListsTest {
@@ -57,7 +59,7 @@ class PublicationColumnListsTest {
 
     @Test
     void anExistingListWithoutAKeptColumnIsAProblemOnTheColumnKey() {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("column.exclude.list", "public\\.orders\\.card");
         PgOutputSourceConnectorConfig config = new PgOutputSourceConnectorConfig(props);
 

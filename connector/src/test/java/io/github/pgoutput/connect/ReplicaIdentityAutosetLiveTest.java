@@ -3,12 +3,13 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Timeout;

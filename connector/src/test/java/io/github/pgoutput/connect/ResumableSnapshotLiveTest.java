@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.snapshot.ResumableProgress;
 import io.github.pgoutput.testing.PostgresDatabase;

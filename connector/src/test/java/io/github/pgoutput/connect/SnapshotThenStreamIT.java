@@ -1,10 +1,12 @@
 package io.github.pgoutput.connect;
 
-import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
-import io.github.pgoutput.connect.metrics.SnapshotMetrics;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.metrics.SnapshotMetrics;
+import io.github.pgoutput.testing.PostgresDatabase;
+import io.github.pgoutput.testing.PostgresTest;
+import io.github.pgoutput.testing.kafka.ConnectWorkerCluster;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -12,9 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-
-import io.github.pgoutput.testing.PostgresDatabase;
-import io.github.pgoutput.testing.PostgresTest;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;

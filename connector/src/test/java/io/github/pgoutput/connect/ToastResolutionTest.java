@@ -3,6 +3,9 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgoutput.connect.config.DebeziumReselect;
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.pgoutput.Bytes;
 import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.Lsn;
@@ -28,7 +31,7 @@ class ToastResolutionTest {
     Path directory;
 
     private PgOutputSourceConnectorConfig config() {
-        Map<String, String> props = new HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
+        Map<String, String> props = new HashMap<>(MinimalConfig.props());
         props.put(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
         props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, directory.resolve("store").toString());
         return new PgOutputSourceConnectorConfig(props);
@@ -57,7 +60,7 @@ class ToastResolutionTest {
 
     @Test
     void noneOpensNothing() {
-        Map<String, String> props = new HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
+        Map<String, String> props = new HashMap<>(MinimalConfig.props());
         assertThat(ToastResolution.open(new PgOutputSourceConnectorConfig(props), () -> null)).isNull();
     }
 
@@ -107,11 +110,24 @@ class ToastResolutionTest {
     void aStoreDirectoryOthersMayWriteIsRefusedOnItsKey() throws Exception {
         Path shared = Files.createDirectories(directory.resolve("shared"));
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        Map<String, String> props = new HashMap<>(PgOutputSourceConnectorConfigTest.minimal());
+        Map<String, String> props = new HashMap<>(MinimalConfig.props());
         props.put(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
         props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, shared.toString());
 
         assertThatThrownBy(() -> ToastResolution.open(new PgOutputSourceConnectorConfig(props), () -> null))
                 .isInstanceOf(ConnectException.class).hasMessageStartingWith(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG);
+    }
+
+    @Test
+    void theStoreLivesBesideTheSpillUnlessPlacedElsewhere() {
+        Map<String, String> props = new HashMap<>(MinimalConfig.props());
+        props.put("post.processors", "reselector");
+        props.put("reselector.type", DebeziumReselect.RESELECT_CLASS);
+        props.put("spill.directory", "/var/spill");
+
+        assertThat(ToastResolution.storeDirectory(new PgOutputSourceConnectorConfig(props)))
+                .isEqualTo(Path.of("/var/spill", props.get("slot.name") + ".toast-store"));
+        props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, "/data/toast");
+        assertThat(ToastResolution.storeDirectory(new PgOutputSourceConnectorConfig(props))).isEqualTo(Path.of("/data/toast"));
     }
 }

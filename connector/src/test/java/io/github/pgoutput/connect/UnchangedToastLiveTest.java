@@ -2,6 +2,8 @@ package io.github.pgoutput.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.CrossKeyRules;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;

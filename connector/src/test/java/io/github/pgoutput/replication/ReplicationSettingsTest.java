@@ -1,11 +1,11 @@
 package io.github.pgoutput.replication;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.pgoutput.connect.config.MinimalConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ReplicationSettingsTest {
 

@@ -1,12 +1,13 @@
 package io.github.pgoutput.connect.offsets;
 
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-
+import io.github.pgoutput.assembly.PreparedTransactionMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -28,29 +29,51 @@ import java.util.stream.Collectors;
  */
 public final class RecordNumbering {
 
+    /**
+     * The settings the numbering depends on, as the configuration resolves them.
+     *
+     * @param tableInclude         {@code table.include.list}
+     * @param tableExclude         {@code table.exclude.list}
+     * @param tombstonesOnDelete   {@code tombstones.on.delete}
+     * @param transactionMetadata  {@code provide.transaction.metadata}
+     * @param messages             {@code messages.enabled}
+     * @param preparedTransactions {@code prepared.transaction.mode}
+     * @param keyColumns           {@code message.key.columns} as written, or null when unset
+     * @param skippedOperations    {@code skipped.operations}
+     * @param messageInclude       {@code message.prefix.include.list}
+     * @param messageExclude       {@code message.prefix.exclude.list}
+     * @param schemaInclude        {@code schema.include.list}
+     * @param schemaExclude        {@code schema.exclude.list}
+     */
+    public record Settings(List<Pattern> tableInclude, List<Pattern> tableExclude, boolean tombstonesOnDelete,
+                           boolean transactionMetadata, boolean messages, PreparedTransactionMode preparedTransactions,
+                           String keyColumns, Set<String> skippedOperations, List<Pattern> messageInclude,
+                           List<Pattern> messageExclude, List<Pattern> schemaInclude, List<Pattern> schemaExclude) {
+    }
+
     private RecordNumbering() {
     }
 
     /** A short, stable text: the same settings give the same fingerprint in every JVM and version. */
-    public static String fingerprint(PgOutputSourceConnectorConfig config) {
+    public static String fingerprint(Settings settings) {
         String canonical = String.join("\n",
-                "include=" + patterns(config.tableIncludeList()),
-                "exclude=" + patterns(config.tableExcludeList()),
-                "tombstones=" + config.tombstonesOnDelete(),
-                "transactions=" + config.provideTransactionMetadata(),
-                "messages=" + config.messagesEnabled(),
-                "prepared=" + config.preparedTransactionMode().name(),
-                "keys=" + config.getString(PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG),
-                "skipped=" + new java.util.TreeSet<>(config.skippedOperations()),
-                "messageInclude=" + patterns(config.messagePrefixIncludeList()),
-                "messageExclude=" + patterns(config.messagePrefixExcludeList()));
+                "include=" + patterns(settings.tableInclude()),
+                "exclude=" + patterns(settings.tableExclude()),
+                "tombstones=" + settings.tombstonesOnDelete(),
+                "transactions=" + settings.transactionMetadata(),
+                "messages=" + settings.messages(),
+                "prepared=" + settings.preparedTransactions().name(),
+                "keys=" + settings.keyColumns(),
+                "skipped=" + new TreeSet<>(settings.skippedOperations()),
+                "messageInclude=" + patterns(settings.messageInclude()),
+                "messageExclude=" + patterns(settings.messageExclude()));
         // Added after the others and only when set, so that offsets stored before these keys existed keep their
         // fingerprint (a changed fingerprint emits the delivery again).
-        if (!config.schemaIncludeList().isEmpty()) {
-            canonical += "\nschemaInclude=" + patterns(config.schemaIncludeList());
+        if (!settings.schemaInclude().isEmpty()) {
+            canonical += "\nschemaInclude=" + patterns(settings.schemaInclude());
         }
-        if (!config.schemaExcludeList().isEmpty()) {
-            canonical += "\nschemaExclude=" + patterns(config.schemaExcludeList());
+        if (!settings.schemaExclude().isEmpty()) {
+            canonical += "\nschemaExclude=" + patterns(settings.schemaExclude());
         }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));

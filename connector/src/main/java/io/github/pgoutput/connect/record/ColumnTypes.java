@@ -1,7 +1,11 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.ErrorClassifier;
 
+import io.github.pgoutput.converters.PgColumnType;
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.replication.CatalogType;
+import io.github.pgoutput.replication.TypeCatalog;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,12 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-
-import io.github.pgoutput.converters.PgColumnType;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.RelationColumn;
-import io.github.pgoutput.replication.CatalogType;
-import io.github.pgoutput.replication.TypeCatalog;
 
 /**
  * The {@link PgColumnType} of each column of a table: built-in types (OID below 16384) from the converters' own table,
@@ -31,8 +29,8 @@ import io.github.pgoutput.replication.TypeCatalog;
  * later (ALTER TYPE ... ADD VALUE) converts like any other and shows in the schema's {@code allowed} parameter from the
  * table's next schema on. The cache holds at most the user types the captured tables use.
  *
- * <p>A failed catalog read fails the schema: {@link ErrorClassifier} makes it a {@code RetriableException} (connection
- * lost) or a {@code ConnectException}; nothing falls back to the text form. A type the catalog no longer has (dropped
+ * <p>A failed catalog read fails the schema with a {@link CatalogReadException}, which the task's error classifier makes
+ * a {@code RetriableException} (connection lost) or a {@code ConnectException}; nothing falls back to the text form. A type the catalog no longer has (dropped
  * after the change was written) is converted through its text form, which is what pgoutput sent.
  *
  * <p>Not thread-safe: one per record builder.
@@ -63,8 +61,8 @@ public final class ColumnTypes {
             described.keySet().removeAll(user);
             try {
                 described.putAll(catalog.describe(user));
-            } catch (SQLException | RuntimeException e) {
-                throw ErrorClassifier.classify("reading the column types " + user + " of table " + relation.namespace() + "."
+            } catch (SQLException e) {
+                throw new CatalogReadException("reading the column types " + user + " of table " + relation.namespace() + "."
                         + relation.relationName() + " from pg_type", e);
             }
         }

@@ -1,8 +1,10 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.ErrorClassifier;
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-
+import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.pgoutput.ReplicaIdentity;
+import io.github.pgoutput.replication.CatalogKey;
+import io.github.pgoutput.replication.TypeCatalog;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,12 +14,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
-import io.github.pgoutput.pgoutput.ReplicaIdentity;
-import io.github.pgoutput.pgoutput.RelationColumn;
-import io.github.pgoutput.replication.CatalogKey;
-import io.github.pgoutput.replication.TypeCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +59,9 @@ public final class KeyColumns {
         }
     }
 
+    /** The key that names key columns, as messages name it to users. */
+    private static final String NAMING_KEY = "message.key.columns";
+
     private final TypeCatalog catalog;
     private final MessageKeyColumns named;
     /** The Relation each choice was made for: a new Relation message (a new instance) for the OID makes a new choice. */
@@ -101,8 +100,8 @@ public final class KeyColumns {
     private Optional<CatalogKey> read(Relation relation) {
         try {
             return catalog.tableKey(relation.relationId());
-        } catch (SQLException | RuntimeException e) {
-            throw ErrorClassifier.classify("reading the primary key, replica identity index and columns of table "
+        } catch (SQLException e) {
+            throw new CatalogReadException("reading the primary key, replica identity index and columns of table "
                     + relation.namespace() + "." + relation.relationName() + " from pg_index and pg_attribute", e);
         }
     }
@@ -114,11 +113,11 @@ public final class KeyColumns {
         if (namedColumns.isPresent()) {
             List<String> missing = missing(namedColumns.get(), published);
             if (missing.isEmpty()) {
-                return new Choice(namedColumns.get(), true, PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG);
+                return new Choice(namedColumns.get(), true, NAMING_KEY);
             }
             log.warn("{} names column(s) {} for table {}, which does not publish them (columns {}); keying"
                     + " its records as without the entry. Correct the entry, or add the columns to the publication's column"
-                    + " list", PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG, missing, table,
+                    + " list", NAMING_KEY, missing, table,
                     relation.columns().stream().map(RelationColumn::name).toList());
         }
         Choice fromCatalog = fromCatalog(relation, key);
@@ -126,7 +125,7 @@ public final class KeyColumns {
         if (!missing.isEmpty()) {
             log.warn("key column(s) {} of table {} ({}) are not in the publication's column list; its records get a null key."
                     + " Add them to the column list, or name published columns in {}", missing, table,
-                    fromCatalog.origin(), PgOutputSourceConnectorConfig.MESSAGE_KEY_COLUMNS_CONFIG);
+                    fromCatalog.origin(), NAMING_KEY);
             return Choice.NONE;
         }
         return fromCatalog;

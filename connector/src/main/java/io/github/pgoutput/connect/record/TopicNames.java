@@ -1,9 +1,6 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-
 import java.util.Objects;
-
 import org.apache.kafka.connect.errors.ConnectException;
 
 /**
@@ -35,14 +32,11 @@ public final class TopicNames {
         this(topicPrefix, heartbeatPrefix, null);
     }
 
-    private TopicNames(String topicPrefix, String heartbeatPrefix, String heartbeatName) {
+    /** @param heartbeatName the whole heartbeat topic name ({@code topic.heartbeat.name}), or null for the prefix's */
+    public TopicNames(String topicPrefix, String heartbeatPrefix, String heartbeatName) {
         this.topicPrefix = Objects.requireNonNull(topicPrefix, "topicPrefix");
         this.heartbeatPrefix = Objects.requireNonNull(heartbeatPrefix, "heartbeatPrefix");
         this.heartbeatName = heartbeatName;
-    }
-
-    public static TopicNames of(PgOutputSourceConnectorConfig config) {
-        return new TopicNames(config.topicPrefix(), config.topicHeartbeatPrefix(), config.topicHeartbeatName().orElse(null));
     }
 
     /**

@@ -1,22 +1,20 @@
 package io.github.pgoutput.connect.offsets;
 
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfigTest;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class RecordNumberingTest {
 
     private static String fingerprint(String... keyValues) {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         for (int i = 0; i < keyValues.length; i += 2) {
             props.put(keyValues[i], keyValues[i + 1]);
         }
-        return RecordNumbering.fingerprint(new PgOutputSourceConnectorConfig(props));
+        return RecordNumbering.fingerprint(new PgOutputSourceConnectorConfig(props).recordNumbering());
     }
 
     /**

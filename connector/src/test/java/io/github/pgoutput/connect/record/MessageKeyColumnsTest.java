@@ -1,15 +1,13 @@
 package io.github.pgoutput.connect.record;
 
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfigTest;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgoutput.connect.config.MinimalConfig;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class MessageKeyColumnsTest {
 
     private static Map<String, String> withKeyColumns(String value) {
-        Map<String, String> props = PgOutputSourceConnectorConfigTest.minimal();
+        Map<String, String> props = MinimalConfig.props();
         props.put("message.key.columns", value);
         return props;
     }

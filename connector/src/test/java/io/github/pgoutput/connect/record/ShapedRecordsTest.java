@@ -7,16 +7,9 @@ import static io.github.pgoutput.connect.Deliveries.tuple;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-
 import io.github.pgoutput.connect.Deliveries;
+import io.github.pgoutput.connect.config.ColumnMapperKeys;
+import io.github.pgoutput.connect.config.CustomConverterKeys;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
 import io.github.pgoutput.connect.shaping.ColumnMappers;
 import io.github.pgoutput.connect.shaping.ColumnSelection;
@@ -29,10 +22,10 @@ import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.OldTuple;
-import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Delete;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;
 import io.github.pgoutput.pgoutput.Xid;
@@ -43,6 +36,14 @@ import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -98,7 +99,7 @@ class ShapedRecordsTest {
     }
 
     private static ColumnShaping shaping(ColumnSelection selection, Map<String, String> keys) {
-        return new ColumnShaping(selection, ColumnMappers.of(keys), CustomConverters.NONE);
+        return new ColumnShaping(selection, ColumnMapperKeys.mappers(keys), CustomConverters.NONE);
     }
 
     private List<Draft> build(ChangeRecordBuilder builder, PgOutputMessage... body) {
@@ -191,11 +192,11 @@ class ShapedRecordsTest {
 
     @Test
     void aCustomConverterReplacesItsColumnInTheKeyAndTheValueAndConvertsTheDefault() {
-        CustomConverters converters = CustomConverters.load(List.of("upper"), Map.of(
+        CustomConverters converters = CustomConverterKeys.load(List.of("upper"), Map.of(
                 "upper.type", UpperCaseConverter.class.getName(), "upper.schema.name", "shop.Upper"),
                 ShapedRecordsTest.class.getClassLoader());
         ChangeRecordBuilder builder = builder(new ColumnShaping(ColumnSelection.ALL,
-                ColumnMappers.of(Map.of("column.mask.with.4.chars", ".*\\.ssn")), converters));
+                ColumnMapperKeys.mappers(Map.of("column.mask.with.4.chars", ".*\\.ssn")), converters));
 
         List<Draft> drafts = build(builder, new Insert(Xid.INVALID, 16400, tuple("7", "a@b.c", "123", "t", null)),
                 new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null, null, null, null))));
@@ -245,11 +246,11 @@ class ShapedRecordsTest {
 
     @Test
     void directEncodingWritesJsonConvertersBytesForShapedRecords() {
-        CustomConverters converters = CustomConverters.load(List.of("upper"), Map.of(
+        CustomConverters converters = CustomConverterKeys.load(List.of("upper"), Map.of(
                 "upper.type", UpperCaseConverter.class.getName(), "upper.schema.name", "shop.Upper"),
                 ShapedRecordsTest.class.getClassLoader());
         ChangeRecordBuilder builder = builder(new ColumnShaping(ColumnSelection.excluding(RegexList.parse(".*\\.id")),
-                ColumnMappers.of(Map.of("column.mask.hash.SHA-256.with.salt.s", ".*\\.ssn",
+                ColumnMapperKeys.mappers(Map.of("column.mask.hash.SHA-256.with.salt.s", ".*\\.ssn",
                         "column.propagate.source.type", ".*\\.score")), converters));
         List<Draft> drafts = new ArrayList<>(build(builder, new Insert(Xid.INVALID, 16400, tuple("7", "a@b.c", "123", "t", "9.75")),
                 new Delete(Xid.INVALID, 16400, new OldTuple(OldTuple.Kind.KEY, tuple("7", null, null, null, null)))));

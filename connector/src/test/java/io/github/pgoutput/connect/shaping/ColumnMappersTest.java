@@ -3,14 +3,15 @@ package io.github.pgoutput.connect.shaping;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
+import io.github.pgoutput.connect.config.ColumnMapperKeys;
+import io.github.pgoutput.connect.config.ShapingKeyException;
 import io.github.pgoutput.converters.BuiltInTypes;
 import io.github.pgoutput.converters.PgColumnType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ColumnMappersTest {
 
@@ -20,7 +21,7 @@ class ColumnMappersTest {
 
     @Test
     void eachKeyFamilyMakesItsMapper() {
-        ColumnMappers mappers = ColumnMappers.of(Map.of(
+        ColumnMappers mappers = ColumnMapperKeys.mappers(Map.of(
                 "column.mask.with.7.chars", "public\\.t\\.a",
                 "column.truncate.to.9.chars", "public\\.t\\.b",
                 "column.mask.hash.SHA-256.with.salt.salt.with.dots", "public\\.t\\.c",
@@ -48,7 +49,7 @@ class ColumnMappersTest {
         keys.put("column.propagate.source.type", ".*");
         keys.put("column.mask.with.3.chars", ".*");
         keys.put("column.truncate.to.2.chars", "public\\.t\\.first");
-        ColumnMappers mappers = ColumnMappers.of(keys);
+        ColumnMappers mappers = ColumnMapperKeys.mappers(keys);
 
         assertThat(mappers.mapperFor(column("t", "first", BuiltInTypes.TEXT))).contains(new ColumnMapper.Truncate(2));
         assertThat(mappers.mapperFor(column("t", "other", BuiltInTypes.TEXT))).contains(new ColumnMapper.Mask("***"));
@@ -56,7 +57,7 @@ class ColumnMappersTest {
 
     @Test
     void keysOfOneKindApplyInKeyOrder() {
-        ColumnMappers mappers = ColumnMappers.of(Map.of("column.mask.with.5.chars", ".*", "column.mask.with.12.chars", ".*"));
+        ColumnMappers mappers = ColumnMapperKeys.mappers(Map.of("column.mask.with.5.chars", ".*", "column.mask.with.12.chars", ".*"));
 
         assertThat(mappers.mapperFor(column("t", "a", BuiltInTypes.TEXT))).contains(new ColumnMapper.Mask("************"));
     }
@@ -72,14 +73,14 @@ class ColumnMappersTest {
         "column.mask.hash.v2.NOPE.with.salt.x    | is not a hash algorithm of this JVM",
     })
     void aMalformedKeyIsRefusedOnThatKeySayingHowToWriteIt(String key, String advice) {
-        assertThatThrownBy(() -> ColumnMappers.of(Map.of(key, ".*")))
+        assertThatThrownBy(() -> ColumnMapperKeys.mappers(Map.of(key, ".*")))
                 .isInstanceOfSatisfying(ShapingKeyException.class, e -> assertThat(e.key()).isEqualTo(key))
                 .hasMessageContaining(advice);
     }
 
     @Test
     void aValueThatIsNoListOfRegularExpressionsIsRefusedOnItsKey() {
-        assertThatThrownBy(() -> ColumnMappers.of(Map.of("column.mask.with.3.chars", "public\\.t\\.(a")))
+        assertThatThrownBy(() -> ColumnMapperKeys.mappers(Map.of("column.mask.with.3.chars", "public\\.t\\.(a")))
                 .isInstanceOfSatisfying(ShapingKeyException.class,
                         e -> assertThat(e.key()).isEqualTo("column.mask.with.3.chars"))
                 .hasMessageContaining("'public\\.t\\.(a' is not a valid regular expression");
@@ -87,10 +88,10 @@ class ColumnMappersTest {
 
     @Test
     void recognisesItsKeys() {
-        assertThat(ColumnMappers.isMapperKey("column.mask.with.3.chars")).isTrue();
-        assertThat(ColumnMappers.isMapperKey("column.mask.hash.MD5.with.salt.x")).isTrue();
-        assertThat(ColumnMappers.isMapperKey("column.truncate.to.3.chars")).isTrue();
-        assertThat(ColumnMappers.isMapperKey("datatype.propagate.source.type")).isTrue();
-        assertThat(ColumnMappers.isMapperKey("column.include.list")).isFalse();
+        assertThat(ColumnMapperKeys.isMapperKey("column.mask.with.3.chars")).isTrue();
+        assertThat(ColumnMapperKeys.isMapperKey("column.mask.hash.MD5.with.salt.x")).isTrue();
+        assertThat(ColumnMapperKeys.isMapperKey("column.truncate.to.3.chars")).isTrue();
+        assertThat(ColumnMapperKeys.isMapperKey("datatype.propagate.source.type")).isTrue();
+        assertThat(ColumnMapperKeys.isMapperKey("column.include.list")).isFalse();
     }
 }

@@ -3,14 +3,15 @@ package io.github.pgoutput.connect.shaping;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.debezium.spi.converter.CustomConverter;
+import io.debezium.spi.converter.RelationalColumn;
+import io.github.pgoutput.connect.config.CustomConverterKeys;
+import io.github.pgoutput.connect.config.ShapingKeyException;
+import io.github.pgoutput.converters.BuiltInTypes;
+import io.github.pgoutput.converters.PgColumnType;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
-import io.debezium.spi.converter.CustomConverter;
-import io.debezium.spi.converter.RelationalColumn;
-import io.github.pgoutput.converters.BuiltInTypes;
-import io.github.pgoutput.converters.PgColumnType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -26,7 +27,7 @@ class CustomConvertersTest {
 
     @Test
     void loadsEachNamedConverterAndConfiguresItWithItsKeysWithoutThePrefix() {
-        CustomConverters converters = CustomConverters.load(List.of("upper"), Map.of(
+        CustomConverters converters = CustomConverterKeys.load(List.of("upper"), Map.of(
                 "upper.type", UpperCaseConverter.class.getName(),
                 "upper.tables", "public\\.people",
                 "upper.schema.name", "shop.Upper",
@@ -45,7 +46,7 @@ class CustomConvertersTest {
 
     @Test
     void theFirstConverterThatRegistersForAColumnWins() {
-        CustomConverters converters = CustomConverters.load(CustomConverters.names(" first , ,second"), Map.of(
+        CustomConverters converters = CustomConverterKeys.load(CustomConverterKeys.names(" first , ,second"), Map.of(
                 "first.type", UpperCaseConverter.class.getName(), "first.tables", "public\\.a",
                 "second.type", UpperCaseConverter.class.getName(), "second.schema.name", "second.Schema"), LOADER);
 
@@ -55,7 +56,7 @@ class CustomConvertersTest {
 
     @Test
     void eachRegistrationHasASchemaBuilderOfItsOwn() {
-        CustomConverters converters = CustomConverters.load(List.of("c"), Map.of("c.type", UpperCaseConverter.class.getName()),
+        CustomConverters converters = CustomConverterKeys.load(List.of("c"), Map.of("c.type", UpperCaseConverter.class.getName()),
                 LOADER);
         SourceColumn column = column("a", "t", BuiltInTypes.TEXT);
 
@@ -119,14 +120,14 @@ class CustomConvertersTest {
 
     @Test
     void aMissingTypeKeyIsRefusedOnThatKey() {
-        assertThatThrownBy(() -> CustomConverters.load(List.of("isbn"), Map.of(), LOADER))
+        assertThatThrownBy(() -> CustomConverterKeys.load(List.of("isbn"), Map.of(), LOADER))
                 .isInstanceOfSatisfying(ShapingKeyException.class, e -> assertThat(e.key()).isEqualTo("isbn.type"))
                 .hasMessageContaining("converters lists 'isbn', but isbn.type is not set");
     }
 
     @Test
     void aClassThatIsNotFoundIsRefusedSayingWhereItsJarGoes() {
-        assertThatThrownBy(() -> CustomConverters.load(List.of("isbn"), Map.of("isbn.type", "com.example.IsbnConverter"), LOADER))
+        assertThatThrownBy(() -> CustomConverterKeys.load(List.of("isbn"), Map.of("isbn.type", "com.example.IsbnConverter"), LOADER))
                 .isInstanceOfSatisfying(ShapingKeyException.class, e -> assertThat(e.key()).isEqualTo("isbn.type"))
                 .hasMessageContaining("is not found in the connector's plugin")
                 .hasMessageContaining("plugin folder");
@@ -134,14 +135,14 @@ class CustomConvertersTest {
 
     @Test
     void aClassThatIsNoCustomConverterIsRefused() {
-        assertThatThrownBy(() -> CustomConverters.load(List.of("x"), Map.of("x.type", NotAConverter.class.getName()), LOADER))
+        assertThatThrownBy(() -> CustomConverterKeys.load(List.of("x"), Map.of("x.type", NotAConverter.class.getName()), LOADER))
                 .isInstanceOfSatisfying(ShapingKeyException.class, e -> assertThat(e.key()).isEqualTo("x.type"))
                 .hasMessageContaining("does not implement io.debezium.spi.converter.CustomConverter");
     }
 
     @Test
     void aConverterWhoseConfigureFailsIsRefusedNamingItsKeys() {
-        assertThatThrownBy(() -> CustomConverters.load(List.of("x"), Map.of("x.type", FailingConverter.class.getName(),
+        assertThatThrownBy(() -> CustomConverterKeys.load(List.of("x"), Map.of("x.type", FailingConverter.class.getName(),
                 "x.pattern", "[unclosed"), LOADER))
                 .isInstanceOfSatisfying(ShapingKeyException.class, e -> assertThat(e.key()).isEqualTo("x.type"))
                 .hasMessageContaining("configuring it with the x.* keys").hasMessageContaining("bad pattern");

@@ -1,21 +1,13 @@
 package io.github.pgoutput.connect.simulation;
 
+import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.connect.SnapshotPhase;
 import io.github.pgoutput.connect.TaskClock;
 import io.github.pgoutput.connect.TaskPipeline;
-import io.github.pgoutput.connect.ConnectorSettings;
-import io.github.pgoutput.connect.PgOutputSourceConnectorConfig;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
+import io.github.pgoutput.connect.config.ConnectorSettings;
+import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-
-import java.nio.file.Path;
-import java.sql.SQLException;
-import java.util.Map;
-import java.util.Set;
-import java.util.SplittableRandom;
-import java.util.function.Consumer;
-
-import io.github.pgoutput.assembly.PreparedTransactionMode;
+import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.StreamingMode;
@@ -32,6 +24,12 @@ import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * The simulated PostgreSQL: one slot over a seeded WAL history, and the {@link TaskPipeline} each task gets.
