@@ -4,10 +4,10 @@ import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
-import io.github.pgoutput.connect.record.ChangeRecordBuilder;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder.Draft;
+import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.connect.signal.KafkaSignalChannel;
 import io.github.pgoutput.connect.signal.Signal;
@@ -15,12 +15,12 @@ import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.RelationColumn;
+import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader.Chunk;
 import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
-
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
@@ -67,11 +66,6 @@ import org.slf4j.LoggerFactory;
 public final class IncrementalSnapshotter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(IncrementalSnapshotter.class);
-    /**
-     * SQLState class 42, syntax error or access rule violation: a table that is gone, a filter that is not SQL, a
-     * privilege not granted. Another signal, a fix or a grant is what helps, not a retry.
-     */
-    private static final String SQL_STATE_CLASS_SYNTAX_OR_ACCESS = "42";
     /**
      * What the snapshots read and where signals come from besides the Kafka topic.
      *
@@ -311,7 +305,9 @@ public final class IncrementalSnapshotter implements AutoCloseable {
             try {
                 chunk = chunks.read(table.name(), state.after(), settings.chunkSize(), table.condition());
             } catch (SQLException e) {
-                if (e.getSQLState() != null && e.getSQLState().startsWith(SQL_STATE_CLASS_SYNTAX_OR_ACCESS)) {
+                // A table that is gone, a filter that is not SQL, a privilege not granted: another signal, a fix or a
+                // grant helps, not a retry.
+                if (SqlStates.isSyntaxOrAccessRule(e.getSQLState())) {
                     skip(table, e.getMessage() + " [SQLState " + e.getSQLState() + "]");
                     continue;
                 }

@@ -29,6 +29,7 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
 import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
+import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
@@ -390,7 +391,7 @@ public class PgOutputSourceTask extends SourceTask {
             if (t instanceof ReplicationConnectionLostException lost && lost.isBounded()) {
                 return lost;
             }
-            if (t instanceof SQLException sql && "25006".equals(sql.getSQLState())) {
+            if (t instanceof SQLException sql && SqlStates.isReadOnlyTransaction(sql.getSQLState())) {
                 return ReplicationConnectionLostException.standby(sql.getMessage(), sql);
             }
         }

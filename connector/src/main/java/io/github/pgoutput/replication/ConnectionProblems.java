@@ -1,7 +1,6 @@
 package io.github.pgoutput.replication;
 
 import io.github.pgoutput.replication.PreflightChecks.Problem;
-
 import java.sql.SQLException;
 import java.util.Optional;
 
@@ -36,10 +35,10 @@ final class ConnectionProblems {
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = during + " failed: " + e.getMessage() + (state.isEmpty() ? "" : " [SQLState " + state + "]");
-        if (state.startsWith("08") && !state.equals("08P01")) {
+        if (SqlStates.isConnectionLost(state)) {
             return new Problem(Setting.HOSTNAME, text + "; " + unreachableAdvice(target, e), true);
         }
-        if (state.startsWith("57P")) {
+        if (SqlStates.isServerRestarting(state)) {
             return new Problem(Setting.HOSTNAME, text + "; the server is starting up, shutting down or recovering: validate"
                     + " again once it accepts connections", true);
         }

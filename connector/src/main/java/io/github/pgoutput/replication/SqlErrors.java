@@ -25,10 +25,10 @@ final class SqlErrors {
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = during + " failed: " + e.getMessage() + (state.isEmpty() ? "" : " [SQLState " + state + "]");
-        if (state.equals("55006")) {
+        if (state.equals(SqlStates.OBJECT_IN_USE)) {
             return ReplicationConnectionLostException.slotInUse(text + transientHint(state), e);
         }
-        if (state.equals("25006") || isSyncedSlotRefusal(state, e)) {
+        if (SqlStates.isReadOnlyTransaction(state) || isSyncedSlotRefusal(state, e)) {
             return ReplicationConnectionLostException.standby(text + "; the server is a standby or its promotion has not"
                     + " ended; the task tries again (if it goes on, check that database.hostname names the primary, or"
                     + " lists the primary and its standbys)", e);
@@ -54,7 +54,7 @@ final class SqlErrors {
      * en; a translated one stays permanent, which fails closed).
      */
     static boolean isSyncedSlotRefusal(String state, SQLException e) {
-        return state.equals("55000") && String.valueOf(e.getMessage()).contains("being synchronized from the primary");
+        return state.equals(SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE) && String.valueOf(e.getMessage()).contains("being synchronized from the primary");
     }
 
     /** Whether a failure with {@code state} goes away by itself: the one table, {@link SqlStates}. */
@@ -63,15 +63,15 @@ final class SqlErrors {
     }
 
     private static Setting transientSetting(String state, Setting fallback) {
-        return state.equals("55006") ? Setting.SLOT_NAME : state.startsWith("08") ? Setting.HOSTNAME : fallback;
+        return state.equals(SqlStates.OBJECT_IN_USE) ? Setting.SLOT_NAME : state.startsWith("08") ? Setting.HOSTNAME : fallback;
     }
 
     private static String transientHint(String state) {
         return switch (state) {
-            case "55006" -> "; another walsender still holds the slot (a previous connection that has not exited yet, or a"
+            case SqlStates.OBJECT_IN_USE -> "; another walsender still holds the slot (a previous connection that has not exited yet, or a"
                     + " second consumer of the same slot); retry later, and make sure only one consumer uses each slot";
-            case "53300" -> "; all connection or walsender places are taken; retry later, or raise max_connections/max_wal_senders";
-            default -> state.startsWith("08") || state.startsWith("57P")
+            case SqlStates.TOO_MANY_CONNECTIONS -> "; all connection or walsender places are taken; retry later, or raise max_connections/max_wal_senders";
+            default -> state.startsWith("08") || SqlStates.isServerRestarting(state)
                     ? "; the task reconnects by itself after a short pause (if this goes on, check that the server"
                             + " is running and reachable from the Connect worker)"
                     : "; " + SqlStates.reason(state) + ", will retry";

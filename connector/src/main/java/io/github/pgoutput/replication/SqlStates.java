@@ -51,7 +51,38 @@ import java.util.List;
  */
 public final class SqlStates {
 
+    /** 25006 read-only SQL transaction: the server is a standby (transient, bounded). */
+    public static final String READ_ONLY_TRANSACTION = "25006";
+    /** 55006 object in use: above all a replication slot another walsender still holds (transient). */
+    public static final String OBJECT_IN_USE = "55006";
+    /** 55000 object not in prerequisite state: a synced failover slot before promotion ends, or wal_level. */
+    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+    /** 08P01 protocol violation: the one connection exception a new connection repeats. */
+    public static final String PROTOCOL_VIOLATION = "08P01";
+    /** 53300 too many connections (or walsenders). */
+    public static final String TOO_MANY_CONNECTIONS = "53300";
+
     private SqlStates() {
+    }
+
+    /** Class 08, connection exception, but for a protocol violation: the server is away or unreachable. */
+    public static boolean isConnectionLost(String sqlState) {
+        return sqlState != null && sqlState.startsWith("08") && !sqlState.equals(PROTOCOL_VIOLATION);
+    }
+
+    /** Class 57P, operator intervention: the server is shutting down, restarting or not yet accepting connections. */
+    public static boolean isServerRestarting(String sqlState) {
+        return sqlState != null && sqlState.startsWith("57P");
+    }
+
+    /** Class 42, syntax error or access rule violation: a missing object or privilege, which a retry does not fix. */
+    public static boolean isSyntaxOrAccessRule(String sqlState) {
+        return sqlState != null && sqlState.startsWith("42");
+    }
+
+    /** 25006: the server refused a write because it is a standby. */
+    public static boolean isReadOnlyTransaction(String sqlState) {
+        return READ_ONLY_TRANSACTION.equals(sqlState);
     }
 
     /**

@@ -2,9 +2,9 @@ package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
@@ -90,7 +89,7 @@ public final class ChunkReader implements AutoCloseable {
         try {
             return readOnce(table, after, size, condition);
         } catch (SQLException e) {
-            if (cached && e.getSQLState() != null && e.getSQLState().startsWith("42")) {
+            if (cached && SqlStates.isSyntaxOrAccessRule(e.getSQLState())) {
                 // A column renamed or dropped since the description was cached: describe the table afresh, once.
                 cachedName = null;
                 return readOnce(table, after, size, condition);
