@@ -31,6 +31,7 @@ import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -585,7 +586,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         KafkaSignalChannel channel = kafka ? new KafkaSignalChannel(config.signalConsumerProperties(), config.signalKafkaTopic(),
                 config.topicPrefix(), SourceOffsets.signalOffset(stored), Duration.ofMillis(config.signalKafkaPollTimeoutMs())) : null;
-        IncrementalSnapshotter.Settings settings = new IncrementalSnapshotter.Settings(config.incrementalSnapshotChunkSize(),
+        IncrementalSnapshot.Settings settings = new IncrementalSnapshot.Settings(config.incrementalSnapshotChunkSize(),
                 config.signalDataCollection(), config.signalMessagePrefix(), newTables ? NEW_TABLES_CHECK_NANOS : -1);
         return new IncrementalSnapshotter(pipeline.incrementalChunks(), settings, channel, tracker, partition, stored, transactions::ended,
                 clock::nanoTime, incrementalMetrics);

@@ -19,6 +19,8 @@ import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.ChunkReader;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.StoredOffset;
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.incremental.PrefetchedChunks;
 import io.github.pgoutput.spill.SourceConnections;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
@@ -101,10 +103,10 @@ final class PostgresPipeline implements TaskPipeline {
     }
 
     @Override
-    public IncrementalSnapshotter.Chunks incrementalChunks() {
+    public IncrementalSnapshot.Chunks incrementalChunks() {
         ReplicationSettings settings = settings();
         ChunkReader reader = new ChunkReader(settings);
-        return new PrefetchedChunks(new IncrementalSnapshotter.Chunks() {
+        return new PrefetchedChunks(new IncrementalSnapshot.Chunks() {
             @Override
             public List<TableName> capturedTables() throws SQLException {
                 return reader.capturedTables(t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList());

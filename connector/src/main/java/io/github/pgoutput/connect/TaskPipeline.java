@@ -9,6 +9,7 @@ import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.StoredOffset;
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
 import java.util.Map;
@@ -69,7 +70,7 @@ public interface TaskPipeline extends AutoCloseable {
      * The database side of incremental snapshots: the captured tables and their chunks. The scripted pipelines of the
      * simulation configure no signal channel, so they never get here.
      */
-    default IncrementalSnapshotter.Chunks incrementalChunks() {
+    default IncrementalSnapshot.Chunks incrementalChunks() {
         throw new IllegalStateException("this pipeline takes no incremental snapshot");
     }
 

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.offsets.ResumePoint;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
+import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.record.AvroNames;
 import io.github.pgoutput.connect.record.ChangeRecordBuilder;
 import io.github.pgoutput.connect.record.ColumnTypes;
@@ -18,9 +18,9 @@ import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.converters.ConverterOptions;
 import io.github.pgoutput.converters.PostgresTypeMapper;
 import io.github.pgoutput.pgoutput.Lsn;
-import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;
 import io.github.pgoutput.pgoutput.Xid;
@@ -30,12 +30,12 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.TableKey;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.incremental.PrefetchedChunks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
@@ -66,7 +66,7 @@ class IncrementalSnapshotterTest {
     private final List<SourceRecord> chunkEnds = new ArrayList<>();
 
     /** A table of rows 1..rows whose chunks are read in snapshots {@link #visibility} says. */
-    private final class ScriptedTable implements IncrementalSnapshotter.Chunks {
+    private final class ScriptedTable implements IncrementalSnapshot.Chunks {
         final int rows;
         final List<String> reads = new ArrayList<>();
         TransactionSnapshot visibility = TransactionSnapshot.parse("1:1000:");
@@ -103,7 +103,7 @@ class IncrementalSnapshotterTest {
     }
 
     private IncrementalSnapshotter snapshotter(ScriptedTable table, int chunkSize, Map<String, ?> stored) {
-        return new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(chunkSize, SIGNALS, "sig", -1), null, tracker,
+        return new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(chunkSize, SIGNALS, "sig", -1), null, tracker,
                 PARTITION, stored, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
     }
 
@@ -174,7 +174,7 @@ class IncrementalSnapshotterTest {
     @Test
     void snapshotModeAlwaysReadsEveryCapturedTableItSelectsInChunksBetweenTheStreamsDeliveries() {
         ScriptedTable table = new ScriptedTable(3);
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(2, null, null, -1), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(2, null, null, -1), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         snapshotter.requestSnapshotOfCapturedTables(t -> t.equals(ORDERS));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION},
@@ -193,7 +193,7 @@ class IncrementalSnapshotterTest {
     @Test
     void snapshotModeAlwaysAsksAgainWhenThePollThatQueuedTheTablesFails() {
         ScriptedTable table = new ScriptedTable(1);
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(5, null, null, -1), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(5, null, null, -1), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         snapshotter.requestSnapshotOfCapturedTables(t -> true);
         emitter(snapshotter, ORDERS_RELATION).fill(new ArrayList<>(), 100);
@@ -262,7 +262,7 @@ class IncrementalSnapshotterTest {
         ScriptedTable table = new ScriptedTable(4);
         table.visibility = TransactionSnapshot.parse("5:20:11");
         IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(new PrefetchedChunks(table),
-                new IncrementalSnapshotter.Settings(2, SIGNALS, "sig", -1), null, tracker, PARTITION, null, chunkEnds::add,
+                new IncrementalSnapshot.Settings(2, SIGNALS, "sig", -1), null, tracker, PARTITION, null, chunkEnds::add,
                 System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION},
                 transaction(10, 0x5000, signal("s1", "execute-snapshot", EXECUTE)), transaction(11, 0x6000, order(100))));
@@ -370,7 +370,7 @@ class IncrementalSnapshotterTest {
     void aTableCapturedLaterIsSnapshottedAloneAndTheOffsetsNameTheCapturedTables() {
         ScriptedTable table = new ScriptedTable(2);
         TableName later = new TableName("public", "later");
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshotter.Settings(5, null, null, 0), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(5, null, null, 0), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION}, transaction(10, 0x5000, order(7))));
 
@@ -386,7 +386,7 @@ class IncrementalSnapshotterTest {
         // A restart from an offset that names the tables: nothing is new.
         ScriptedTable again = new ScriptedTable(2);
         again.captured.add(later);
-        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, new IncrementalSnapshotter.Settings(5, null, null, 0), null,
+        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, new IncrementalSnapshot.Settings(5, null, null, 0), null,
                 tracker, PARTITION, snapshotter.offset(new java.util.HashMap<>()), chunkEnds::add, System::nanoTime,
                 new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         drain(emitter(restarted, ORDERS_RELATION), restarted, 100, 2);

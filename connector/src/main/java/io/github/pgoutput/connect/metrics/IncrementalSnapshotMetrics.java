@@ -1,9 +1,9 @@
 package io.github.pgoutput.connect.metrics;
 
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import java.util.List;
 import java.util.function.LongSupplier;
 import javax.management.ObjectName;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * rate, ETA of the current table), and when a snapshot is held back, so that a snapshot that makes no progress says
  * why. Thread-safe for readers: the fields are volatile, one writer.
  */
-public final class IncrementalSnapshotMetrics implements IncrementalSnapshotMetricsMBean {
+public final class IncrementalSnapshotMetrics implements IncrementalSnapshotMetricsMBean, IncrementalSnapshot.Progress {
 
     private static final Logger log = LoggerFactory.getLogger(IncrementalSnapshotMetrics.class);
 

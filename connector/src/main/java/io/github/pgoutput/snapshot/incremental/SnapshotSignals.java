@@ -1,14 +1,11 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
-import io.github.pgoutput.connect.signal.Signal;
 import io.github.pgoutput.replication.TableName;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * are Debezium's: regular expressions over {@code schema.table}, matched against the captured tables (a name that is
  * not a valid expression is taken literally). Stateless.
  */
-final class SnapshotSignals {
+public final class SnapshotSignals {
 
     private static final Logger log = LoggerFactory.getLogger(SnapshotSignals.class);
 

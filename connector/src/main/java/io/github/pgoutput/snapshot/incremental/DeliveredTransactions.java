@@ -1,8 +1,7 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
 import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +14,7 @@ import java.util.Set;
  * commit while one chunk is read. A PREPARED delivery (stage mode) stays unseen until COMMIT PREPARED, so it is kept
  * apart until its outcome is delivered. Not thread-safe: the task's poll thread.
  */
-final class DeliveredTransactions {
+public final class DeliveredTransactions {
 
     static final int REMEMBERED = 4096;
 

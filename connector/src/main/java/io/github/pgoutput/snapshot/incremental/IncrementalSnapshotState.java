@@ -1,7 +1,6 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
 import io.github.pgoutput.replication.TableName;
-
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +12,7 @@ import java.util.Objects;
 /**
  * Where an incremental snapshot stands: the tables still to read (the first is being read), the key of the last row
  * emitted from it, and whether a {@code pause-snapshot} holds it. It travels in the offset of every record while a
- * snapshot is under way ({@link io.github.pgoutput.connect.offsets.SourceOffsets#OFFSET_INCREMENTAL_SNAPSHOT}), so a
+ * snapshot is under way (the source offset's {@code incremental_snapshot}), so a
  * restarted task reads on after the last row Kafka has, not from the start. Immutable.
  *
  * <p>Text form: {@code paused|key|tables}, each part's items separated by commas and URL-encoded (so the separators
@@ -23,7 +22,7 @@ import java.util.Objects;
  * @param tables the tables still to read, in order; empty when no snapshot is under way
  * @param after  the key of the last row emitted from the first table; empty before its first row
  */
-record IncrementalSnapshotState(List<Table> tables, List<String> after, boolean paused) {
+public record IncrementalSnapshotState(List<Table> tables, List<String> after, boolean paused) {
 
     /** A table to read, with the {@code additional-conditions} filter of its signal (null for every row). */
     record Table(TableName name, String condition) {
@@ -35,12 +34,12 @@ record IncrementalSnapshotState(List<Table> tables, List<String> after, boolean 
 
     static final IncrementalSnapshotState NONE = new IncrementalSnapshotState(List.of(), List.of(), false);
 
-    IncrementalSnapshotState {
+    public IncrementalSnapshotState {
         tables = List.copyOf(tables);
         after = List.copyOf(after);
     }
 
-    boolean active() {
+    public boolean active() {
         return !tables.isEmpty();
     }
 

@@ -1,13 +1,11 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.pgoutput.connect.IncrementalSnapshotState.Table;
 import io.github.pgoutput.replication.TableName;
-
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshotState.Table;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class IncrementalSnapshotStateTest {

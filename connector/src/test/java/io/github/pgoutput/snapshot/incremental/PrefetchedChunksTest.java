@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.TableKey;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +25,7 @@ class PrefetchedChunksTest {
     private static final TableKey KEY = new TableKey(ORDERS, List.of(new TableKey.Column("id", 0, "bigint", null)));
 
     /** Chunks of one row, the key after {@code after}; each read takes 50 ms, and no two may overlap. */
-    private static final class SlowTable implements IncrementalSnapshotter.Chunks {
+    private static final class SlowTable implements IncrementalSnapshot.Chunks {
         final List<String> reads = new CopyOnWriteArrayList<>();
         final AtomicInteger inUse = new AtomicInteger();
         final AtomicInteger overlaps = new AtomicInteger();

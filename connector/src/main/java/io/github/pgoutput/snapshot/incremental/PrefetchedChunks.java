@@ -1,8 +1,7 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader.Chunk;
-
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * chunk instead of reading one. Reading a chunk on the task thread otherwise leaves the worker idle for its whole
  * query (6.4 ms of every 1,024-row chunk in W6).
  *
- * <p>A chunk read early is as good as one read when it is placed: {@link IncrementalSnapshotter} checks, when it places
+ * <p>A chunk read early is as good as one read when it is placed: {@link IncrementalSnapshot} checks, when it places
  * any chunk, that the chunk's snapshot sees every transaction delivered before it, and reads the chunk again when one
  * is unseen; a transaction the snapshot sees but the stream delivers later repeats what the chunk holds. A prefetch
  * that is not asked for (a signal stopped the snapshot, a poll failed and the snapshot went back) is dropped.
@@ -28,9 +27,9 @@ import java.util.concurrent.TimeUnit;
  * threads at once, since every call waits for the read in the background first. Memory: at most two chunks. Not
  * thread-safe: the task's poll thread calls it.
  */
-final class PrefetchedChunks implements IncrementalSnapshotter.Chunks {
+public final class PrefetchedChunks implements IncrementalSnapshot.Chunks {
 
-    private final IncrementalSnapshotter.Chunks chunks;
+    private final IncrementalSnapshot.Chunks chunks;
     private ExecutorService reader;
     private Request requested;
     private Future<Chunk> pending;
@@ -39,7 +38,7 @@ final class PrefetchedChunks implements IncrementalSnapshotter.Chunks {
     private record Request(TableName table, List<String> after, int size, String condition) {
     }
 
-    PrefetchedChunks(IncrementalSnapshotter.Chunks chunks) {
+    public PrefetchedChunks(IncrementalSnapshot.Chunks chunks) {
         this.chunks = Objects.requireNonNull(chunks, "chunks");
     }
 

@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect.signal;
+package io.github.pgoutput.snapshot.incremental;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

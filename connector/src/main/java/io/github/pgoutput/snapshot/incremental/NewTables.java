@@ -1,23 +1,20 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot.incremental;
 
-import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.replication.TableName;
-
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
  * {@code snapshot.new.tables=incremental}: which captured tables are new. The tables captured when a record is
- * emitted travel in its offset ({@link SourceOffsets#OFFSET_CAPTURED_TABLES}); the captured tables are listed again
+ * emitted travel in its offset (the connector's source offsets keep {@link #knownText()}); the captured tables are listed again
  * every interval, and one the list did not hold is new. Without a list in the offsets (the first run with the
  * setting) the tables of the first listing are the known ones: the initial snapshot, or the stream since, has them.
  * Not thread-safe: the task's poll thread.
  */
-final class NewTables {
+public final class NewTables {
 
-    /** Lists the captured tables; {@code IncrementalSnapshotter.Chunks#capturedTables} in production. */
+    /** Lists the captured tables; {@link IncrementalSnapshot.Chunks#capturedTables} in production. */
     @FunctionalInterface
     interface Listing {
         List<TableName> captured() throws SQLException;
@@ -33,16 +30,15 @@ final class NewTables {
 
     /**
      * @param intervalNanos how often the tables are listed (the first time at once)
-     * @param stored        the stored offset, or null
+     * @param storedText    the known tables as the stored offset has them ({@link #knownText()}), or null
      */
-    NewTables(long intervalNanos, LongSupplier nanos, Map<String, ?> stored) {
+    NewTables(long intervalNanos, LongSupplier nanos, String storedText) {
         this.intervalNanos = intervalNanos;
         this.nanos = nanos;
         this.nextCheck = nanos.getAsLong();
-        String text = SourceOffsets.capturedTables(stored);
-        if (text != null) {
-            known = List.copyOf(IncrementalSnapshotState.decodeTables(text));
-            knownText = text;
+        if (storedText != null) {
+            known = List.copyOf(IncrementalSnapshotState.decodeTables(storedText));
+            knownText = storedText;
         }
         handedKnown = known;
         handedKnownText = knownText;

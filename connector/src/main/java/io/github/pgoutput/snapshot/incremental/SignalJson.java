@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect.signal;
+package io.github.pgoutput.snapshot.incremental;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import java.util.Map;
  * from users, so the reader is small and names the offset of the first thing it cannot read; the plugin brings no
  * JSON library of its own, and a worker's copy is not ours to rely on. Stateless apart from one parse.
  */
-final class SignalJson {
+public final class SignalJson {
 
     private final String text;
     private int at;
