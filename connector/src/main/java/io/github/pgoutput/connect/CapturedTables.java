@@ -3,6 +3,8 @@ package io.github.pgoutput.connect;
 import io.github.pgoutput.connect.config.ConfigProblem;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
+import io.github.pgoutput.connect.config.TableKeys;
 import io.github.pgoutput.connect.shaping.ColumnSelection;
 import io.github.pgoutput.replication.PublicationManager;
 import io.github.pgoutput.replication.PublicationMode;
@@ -79,8 +81,8 @@ final class CapturedTables {
         List<Pattern> schemas = config.schemaIncludeList();
         boolean schemaMatches = all.stream().anyMatch(t -> schemas.stream().anyMatch(p -> p.matcher(t.schema()).matches()));
         String key = !schemas.isEmpty() && !schemaMatches || config.tableIncludeList().isEmpty()
-                ? PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG
-                : PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
+                ? TableKeys.SCHEMA_INCLUDE_LIST_CONFIG
+                : TableKeys.TABLE_INCLUDE_LIST_CONFIG;
         String fix = config.publicationAutocreateMode() == PublicationMode.FILTERED
                 ? "; correct the list, create the tables first, or use publication.autocreate.mode=all_tables"
                 : "; correct the list, or create the tables before deploying the connector";
@@ -107,7 +109,7 @@ final class CapturedTables {
         }
         String named = missing.stream().limit(TABLES_NAMED).map(TableName::toString).collect(Collectors.joining(", "))
                 + (missing.size() > TABLES_NAMED ? " and " + (missing.size() - TABLES_NAMED) + " more" : "");
-        return Optional.of(new ConfigProblem(PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG, "publication '"
+        return Optional.of(new ConfigProblem(ReplicationKeys.PUBLICATION_AUTOCREATE_MODE_CONFIG, "publication '"
                 + config.publicationName() + "' exists but does not send " + named + ", which the include and exclude lists"
                 + " select; Debezium's filtered mode would add them to it, this connector never alters an existing publication:"
                 + " run ALTER PUBLICATION " + config.publicationName() + " ADD TABLE "
@@ -138,10 +140,10 @@ final class CapturedTables {
 
     private static String noTableSelected(PgOutputSourceConnectorConfig config, List<TableName> all) {
         List<String> lists = new ArrayList<>();
-        addList(lists, PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG, config.schemaIncludeList());
-        addList(lists, PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG, config.schemaExcludeList());
-        addList(lists, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG, config.tableIncludeList());
-        addList(lists, PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG, config.tableExcludeList());
+        addList(lists, TableKeys.SCHEMA_INCLUDE_LIST_CONFIG, config.schemaIncludeList());
+        addList(lists, TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG, config.schemaExcludeList());
+        addList(lists, TableKeys.TABLE_INCLUDE_LIST_CONFIG, config.tableIncludeList());
+        addList(lists, TableKeys.TABLE_EXCLUDE_LIST_CONFIG, config.tableExcludeList());
         String seen = all.isEmpty() ? "none"
                 : all.stream().limit(TABLES_NAMED).map(t -> t.schema() + "." + t.table()).collect(Collectors.joining(", "))
                         + (all.size() > TABLES_NAMED ? " and " + (all.size() - TABLES_NAMED) + " more" : "");

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.config.ConnectKeys;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ThroughputKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -219,10 +220,10 @@ final class DeliveryTransactions {
         if (openRecords > maxOpenRecords) {
             // Connect holds the open transaction's records in heap until it commits: a bound, not a silent split.
             throw new ConnectException("Slot '" + slot + "': one delivery has put " + openRecords + " records into its open"
-                    + " Kafka transaction, more than " + PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG + "="
+                    + " Kafka transaction, more than " + ThroughputKeys.TRANSACTION_MAX_RECORDS_CONFIG + "="
                     + maxOpenRecords + " (transaction.boundary=connector keeps them all in worker heap until the commit)."
                     + " Nothing of it is committed: the transaction aborts and the delivery comes again when the task is"
-                    + " restarted. Raise " + PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG + " with the worker's"
+                    + " restarted. Raise " + ThroughputKeys.TRANSACTION_MAX_RECORDS_CONFIG + " with the worker's"
                     + " heap and " + ConnectKeys.PRODUCER_TRANSACTION_TIMEOUT_CONFIG + ", or use"
                     + " transaction.boundary=poll");
         }

@@ -2,6 +2,7 @@ package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.config.ConnectKeys;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ThroughputKeys;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -42,7 +43,7 @@ final class OpenTransactionHeap {
                         + " give the worker more heap (-Xmx, KAFKA_HEAP_OPTS) or lower %s (a bigger delivery then fails the task"
                         + " with a message naming the key; it is never split)", slotName,
                 ConnectKeys.TRANSACTION_BOUNDARY_CONFIG, BYTES_PER_OPEN_RECORD,
-                PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG, maxRecords, needed / 1073741824.0,
-                maxHeapBytes / 1073741824.0, PgOutputSourceConnectorConfig.TRANSACTION_MAX_RECORDS_CONFIG));
+                ThroughputKeys.TRANSACTION_MAX_RECORDS_CONFIG, maxRecords, needed / 1073741824.0,
+                maxHeapBytes / 1073741824.0, ThroughputKeys.TRANSACTION_MAX_RECORDS_CONFIG));
     }
 }

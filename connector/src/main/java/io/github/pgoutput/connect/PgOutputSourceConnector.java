@@ -8,9 +8,12 @@ import io.github.pgoutput.connect.config.ConfigChoices;
 import io.github.pgoutput.connect.config.ConfigProblem;
 import io.github.pgoutput.connect.config.ConfigWarnings;
 import io.github.pgoutput.connect.config.CrossKeyRules;
+import io.github.pgoutput.connect.config.DatabaseKeys;
 import io.github.pgoutput.connect.config.DebeziumSnapshotModes;
 import io.github.pgoutput.connect.config.EmptyValues;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.RecordKeys;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.snapshot.SnapshotMode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,12 +88,12 @@ public class PgOutputSourceConnector extends SourceConnector {
     }
 
     /** The keys without which the live checks cannot reach the server. */
-    static final Set<String> CONNECTION_KEYS = Set.of(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_PORT_CONFIG, PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_PASSWORD_CONFIG, PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_SSLMODE_CONFIG, PgOutputSourceConnectorConfig.DATABASE_SSLROOTCERT_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_SSLCERT_CONFIG, PgOutputSourceConnectorConfig.DATABASE_SSLKEY_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_SSLPASSWORD_CONFIG);
+    static final Set<String> CONNECTION_KEYS = Set.of(DatabaseKeys.DATABASE_HOSTNAME_CONFIG,
+            DatabaseKeys.DATABASE_PORT_CONFIG, DatabaseKeys.DATABASE_USER_CONFIG,
+            DatabaseKeys.DATABASE_PASSWORD_CONFIG, DatabaseKeys.DATABASE_DBNAME_CONFIG,
+            DatabaseKeys.DATABASE_SSLMODE_CONFIG, DatabaseKeys.DATABASE_SSLROOTCERT_CONFIG,
+            DatabaseKeys.DATABASE_SSLCERT_CONFIG, DatabaseKeys.DATABASE_SSLKEY_CONFIG,
+            DatabaseKeys.DATABASE_SSLPASSWORD_CONFIG);
 
     /**
      * A value the live checks never read, standing in for a required key that is missing or wrong, so that the rest can
@@ -106,7 +109,7 @@ public class PgOutputSourceConnector extends SourceConnector {
         }
         Map<String, String> live = new HashMap<>(given);
         live.keySet().removeAll(wrong);
-        live.putIfAbsent(PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, NOT_READ_BY_LIVE_CHECKS);
+        live.putIfAbsent(RecordKeys.TOPIC_PREFIX_CONFIG, NOT_READ_BY_LIVE_CHECKS);
         PgOutputSourceConnectorConfig checked = wrong.isEmpty() ? new PgOutputSourceConnectorConfig(live)
                 : PgOutputSourceConnectorConfig.forLiveChecks(live);
         Map<String, ConfigValue> byKey = new HashMap<>();
@@ -158,7 +161,7 @@ public class PgOutputSourceConnector extends SourceConnector {
             log.warn("{}=connector with {}={}: each streamed delivery is one Kafka transaction, but a snapshot interrupted by a"
                     + " restart is taken again from the start (its rows can reach Kafka twice); {}=required makes the snapshot"
                     + " resumable, and the whole connector exactly-once", TRANSACTION_BOUNDARY_CONFIG,
-                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode), EXACTLY_ONCE_SUPPORT_CONFIG);
+                    SnapshotKeys.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(mode), EXACTLY_ONCE_SUPPORT_CONFIG);
         }
     }
 
@@ -209,7 +212,7 @@ public class PgOutputSourceConnector extends SourceConnector {
 
     /** The configured snapshot mode (its default when unset), or null when the value is not a mode. */
     private static SnapshotMode snapshotMode(Map<String, String> connectorConfig) {
-        String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+        String key = SnapshotKeys.SNAPSHOT_MODE_CONFIG;
         Object value = connectorConfig.containsKey(key) ? connectorConfig.get(key)
                 : PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(key).defaultValue;
         try {

@@ -13,6 +13,8 @@ import io.github.pgoutput.connect.config.ConfigChoices;
 import io.github.pgoutput.connect.config.ConnectKeys;
 import io.github.pgoutput.connect.config.NewTableSnapshots;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
 import io.github.pgoutput.connect.metrics.SnapshotMetrics;
@@ -211,7 +213,7 @@ public class PgOutputSourceTask extends SourceTask {
         try {
             phase = decide();
         } catch (SQLException | RuntimeException e) {
-            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + " "
+            ConnectException classified = ErrorClassifier.classify("deciding on the snapshot (" + SnapshotKeys.SNAPSHOT_MODE_CONFIG + " "
                     + ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()) + ") for slot '" + config.slotName() + "'", e);
             if (classified instanceof RetriableException) {
                 // Connect fails a task whose start() throws, retriable or not, and it stays FAILED until restarted by
@@ -267,22 +269,22 @@ public class PgOutputSourceTask extends SourceTask {
                     if (maxRetries >= 0 && ++connectionRetries > maxRetries) {
                         throw new ConnectException("Slot '" + config.slotName() + "': no replication session after "
                                 + maxRetries + " retries " + RECONNECT_BACKOFF_MS + " ms apart ("
-                                + PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG + "; -1 retries without limit);"
+                                + ReplicationKeys.ERRORS_MAX_RETRIES_CONFIG + "; -1 retries without limit);"
                                 + " restart the task once the server is reachable. Last error: " + classified.getMessage(), e);
                     }
                     phase = backOff(next, RECONNECT_BACKOFF_MS);
                     log.warn("Slot {}: {}; reconnecting from the last confirmed position (retry {} of {}, {})", config.slotName(),
                             classified.getMessage(), connectionRetries, maxRetries < 0 ? "no limit" : Integer.toString(maxRetries),
-                            PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG);
+                            ReplicationKeys.ERRORS_MAX_RETRIES_CONFIG);
                 } else if (++busySlotRefusals > config.slotMaxRetries()) {
                     throw new ConnectException("Slot '" + config.slotName() + "' " + busy.boundedBecause() + " after "
                             + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
-                            + PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG + ", "
-                            + PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);
+                            + ReplicationKeys.SLOT_MAX_RETRIES_CONFIG + ", "
+                            + ReplicationKeys.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);
                 } else {
                     phase = backOff(next, config.slotRetryDelayMs());
                     log.warn("Slot {}: {}; retry {} of {} ({}) in {} ms", config.slotName(), busy.getMessage(), busySlotRefusals,
-                            config.slotMaxRetries(), PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG, config.slotRetryDelayMs());
+                            config.slotMaxRetries(), ReplicationKeys.SLOT_MAX_RETRIES_CONFIG, config.slotRetryDelayMs());
                 }
             }
             throw classified;
@@ -335,7 +337,7 @@ public class PgOutputSourceTask extends SourceTask {
             log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
                     + " topic prefix {})", config.slotName(), config.databaseDbname(), stored == null ? "no offset of this connector"
                     : "this connector's offset " + stored + " is older", DebeziumOffset.partition(config.topicPrefix()),
-                    PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()),
+                    SnapshotKeys.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()),
                     plan.action(), plan.reason(), config.topicPrefix());
             debeziumStart = debezium;
             supersededOffset = stored;
@@ -344,7 +346,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         SnapshotPlan plan = pipeline.plan(stored);
         log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
-                config.databaseDbname(), stored == null ? "none" : stored, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
+                config.databaseDbname(), stored == null ? "none" : stored, SnapshotKeys.SNAPSHOT_MODE_CONFIG,
                 ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(), plan.reason(), config.topicPrefix());
         debeziumStart = null;
         supersededOffset = null;

@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
 import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.Lsn;
@@ -70,11 +71,11 @@ final class PostgresPipeline implements TaskPipeline {
     private void setReplicaIdentities() throws SQLException {
         try {
             for (String changed : ReplicaIdentityAutoset.apply(config)) {
-                log.info("Replica identity set ({}): {}", PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG, changed);
+                log.info("Replica identity set ({}): {}", ReplicationKeys.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG, changed);
             }
         } catch (ReplicationSetupException | IllegalArgumentException e) {
             // Streaming without the old values the configuration asks for would change the records: fail instead.
-            throw new ConnectException(PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + e.getMessage(), e);
+            throw new ConnectException(ReplicationKeys.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + e.getMessage(), e);
         }
     }
 

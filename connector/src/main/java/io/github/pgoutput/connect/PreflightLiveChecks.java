@@ -4,6 +4,8 @@ import io.github.pgoutput.connect.config.ConfigProblem;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
+import io.github.pgoutput.connect.config.SnapshotKeys;
+import io.github.pgoutput.connect.config.SpillKeys;
 import io.github.pgoutput.replication.PreflightChecks;
 import io.github.pgoutput.replication.PublicationMode;
 import io.github.pgoutput.replication.ReplicationException;
@@ -80,7 +82,7 @@ final class PreflightLiveChecks implements LiveChecks {
             try {
                 String signalTable = SignalTable.problem(settings, config.signalDataCollection());
                 if (signalTable != null) {
-                    problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG, signalTable));
+                    problems.add(new ConfigProblem(SnapshotKeys.SIGNAL_DATA_COLLECTION_CONFIG, signalTable));
                 }
             } catch (SQLException e) {
                 problems.add(catalogUnreadable(config, "checking the signal table", e));
@@ -101,7 +103,7 @@ final class PreflightLiveChecks implements LiveChecks {
                 String spill = DatabaseSpillPrivileges.problem(PostgresPipeline.spillConnections(ConnectorSettings.connection(config)),
                         config.spillDatabaseSchema(), config.slotName());
                 if (spill != null) {
-                    problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SPILL_DATABASE_SCHEMA_CONFIG, spill));
+                    problems.add(new ConfigProblem(SpillKeys.SPILL_DATABASE_SCHEMA_CONFIG, spill));
                 }
             } catch (SQLException e) {
                 problems.add(catalogUnreadable(config, "reading the privileges of the database spill", e));

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.ColumnKeys;
 import io.github.pgoutput.connect.config.ConfigProblem;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.record.MessageKeyColumns;
@@ -45,9 +46,9 @@ final class PublicationColumnLists {
     static ConfigProblem staleListProblem(PgOutputSourceConnectorConfig config, Map<TableName, List<String>> published,
                                           Map<TableName, TableColumns> tables) {
         ColumnSelection selection = config.columnSelection();
-        String key = config.getString(PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG) != null
-                ? PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG
-                : PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG;
+        String key = config.getString(ColumnKeys.COLUMN_INCLUDE_LIST_CONFIG) != null
+                ? ColumnKeys.COLUMN_INCLUDE_LIST_CONFIG
+                : ColumnKeys.COLUMN_EXCLUDE_LIST_CONFIG;
         List<String> stale = new ArrayList<>();
         for (TableColumns table : tables.values()) {
             List<String> list = published.get(table.table());

@@ -5,6 +5,8 @@ import io.github.pgoutput.connect.config.ConfigProblem;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.NewTableSnapshots;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.SnapshotKeys;
+import io.github.pgoutput.connect.config.TableKeys;
 import io.github.pgoutput.replication.Privileges.Unreadable;
 import io.github.pgoutput.replication.Privileges;
 import io.github.pgoutput.replication.ReplicationSettings;
@@ -63,12 +65,12 @@ final class ReadPrivilegeChecks {
                     || include.stream().anyMatch(p -> p.matcher(u.table().schema() + "." + u.table().table()).matches())).toList();
             if (!bySnapshot.isEmpty()) {
                 String mode = ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode());
-                problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
-                        PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + "=" + mode + " reads the captured tables of publication '"
+                problems.add(new ConfigProblem(SnapshotKeys.SNAPSHOT_MODE_CONFIG,
+                        SnapshotKeys.SNAPSHOT_MODE_CONFIG + "=" + mode + " reads the captured tables of publication '"
                         + settings.publicationName() + "' with SELECT when the connector starts without a stored offset, and role '"
                         + settings.user() + "' cannot read " + describe(bySnapshot) + ": run " + Privileges.grantsToRead(bySnapshot, settings.user())
-                        + "; or leave them out of the snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG
-                        + "), or stream without a snapshot (" + PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + "=no_data)"));
+                        + "; or leave them out of the snapshot (" + SnapshotKeys.SNAPSHOT_INCLUDE_LIST_CONFIG
+                        + "), or stream without a snapshot (" + SnapshotKeys.SNAPSHOT_MODE_CONFIG + "=no_data)"));
             }
         }
         if (incrementalKey != null) {
@@ -79,7 +81,7 @@ final class ReadPrivilegeChecks {
                         + " captured table of publication '" + settings.publicationName() + "' with SELECT when a signal asks for it,"
                         + " and role '" + settings.user() + "' cannot read " + describe(rest) + ": run "
                         + Privileges.grantsToRead(rest, settings.user()) + "; or narrow "
-                        + PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG + " to leave those tables out"));
+                        + TableKeys.TABLE_INCLUDE_LIST_CONFIG + " to leave those tables out"));
             }
         }
         return problems;
@@ -93,13 +95,13 @@ final class ReadPrivilegeChecks {
      */
     private static String incrementalSnapshotKey(PgOutputSourceConnectorConfig config) {
         if (config.signalDataCollection() != null) {
-            return PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG;
+            return SnapshotKeys.SIGNAL_DATA_COLLECTION_CONFIG;
         }
         if (config.signalMessagePrefix() != null || config.kafkaSignals()) {
-            return PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG;
+            return SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG;
         }
         if (config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL) {
-            return PgOutputSourceConnectorConfig.SNAPSHOT_NEW_TABLES_CONFIG;
+            return SnapshotKeys.SNAPSHOT_NEW_TABLES_CONFIG;
         }
         return null;
     }

@@ -5,6 +5,7 @@ import io.github.pgoutput.assembly.Delivery;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.DebeziumReselect;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ToastKeys;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.spill.SpillException;
@@ -89,7 +90,7 @@ final class ToastResolution implements AutoCloseable {
                 store = ToastStore.open(new ToastStore.Settings(directory, config.toastStoreMaxDiskBytes(),
                         config.toastStoreMemoryBytes()), identity(config));
             } catch (SpillException | ToastStoreException e) {
-                throw new ConnectException(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG + ": " + e.getMessage(), e);
+                throw new ConnectException(ToastKeys.TOAST_STORE_DIRECTORY_CONFIG + ": " + e.getMessage(), e);
             }
             log.info("Slot {}: unchanged TOAST values from the store in {} (watermark {}, about {} rows, {} bytes on disk, at"
                     + " most {}), reselected where it has none", config.slotName(), directory, store.watermark(),

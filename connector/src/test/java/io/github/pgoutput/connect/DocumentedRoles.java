@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect;
 
+import io.github.pgoutput.connect.config.DatabaseKeys;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +50,7 @@ final class DocumentedRoles {
 
         /** The role's name as the page writes it. */
         String roleName() {
-            return properties.get(PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG);
+            return properties.get(DatabaseKeys.DATABASE_USER_CONFIG);
         }
 
         /** {@code statement} with a test's own names: the database, the tables' owner, and a suffix on each cdc_ name. */

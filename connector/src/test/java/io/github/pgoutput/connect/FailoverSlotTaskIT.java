@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.connect.metrics.StreamingMetricsMXBean;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
@@ -37,7 +38,7 @@ class FailoverSlotTaskIT {
         db.execute("CREATE TABLE items (id bigint PRIMARY KEY)", "INSERT INTO items VALUES (1), (2)");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, prefix, "failover_slot");
         config.remove("snapshot.mode");
-        config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
+        config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
         connect.configureConnector(name, config);
         connect.awaitRunning(name, 1, WAIT);
 

@@ -4,6 +4,8 @@ import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
+import io.github.pgoutput.connect.config.SpillKeys;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresCluster;
@@ -74,14 +76,14 @@ class InFlightFailoverIT {
             String items = prefix + ".public.items";
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(primary, "postgres"), prefix, SLOT);
             config.put("database.hostname", primary.host() + ":" + primary.port() + "," + standby.host() + ":" + standby.port());
-            config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
-            config.put(PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG, "3");
-            config.put(PgOutputSourceConnectorConfig.STREAMING_CONFIG, "on");
-            config.put(PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
+            config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
+            config.put(ReplicationKeys.PROTOCOL_VERSION_CONFIG, "3");
+            config.put(ReplicationKeys.STREAMING_CONFIG, "on");
+            config.put(ReplicationKeys.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
             config.put("provide.transaction.metadata", "true");
-            config.put(PgOutputSourceConnectorConfig.SPILL_DIRECTORY_CONFIG, spill.toString());
+            config.put(SpillKeys.SPILL_DIRECTORY_CONFIG, spill.toString());
             // Streamed changes beyond this go to the spill files, so the open transaction is on disk at the crash.
-            config.put(PgOutputSourceConnectorConfig.SPILL_MEMORY_BUFFER_BYTES_CONFIG, "65536");
+            config.put(SpillKeys.SPILL_MEMORY_BUFFER_BYTES_CONFIG, "65536");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             PrimaryFailoverIT.awaitSlotActive(primary, SLOT);

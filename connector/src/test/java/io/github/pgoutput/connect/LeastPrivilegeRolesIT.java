@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.DocumentedRoles.Names;
 import io.github.pgoutput.connect.DocumentedRoles.Role;
+import io.github.pgoutput.connect.config.DatabaseKeys;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
@@ -268,16 +271,16 @@ class LeastPrivilegeRolesIT {
         String keyThatDecides(String grant) {
             String upper = grant.toUpperCase(java.util.Locale.ROOT);
             if (upper.startsWith("ALTER ROLE") || upper.startsWith("GRANT CONNECT")) {
-                return PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG;
+                return DatabaseKeys.DATABASE_USER_CONFIG;
             }
             if (upper.startsWith("GRANT CREATE ON DATABASE") || upper.startsWith("GRANT SHOP_OWNER")) {
-                return PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG;
+                return ReplicationKeys.PUBLICATION_AUTOCREATE_MODE_CONFIG;
             }
-            if (!"no_data".equals(config.get(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG))) {
-                return PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+            if (!"no_data".equals(config.get(SnapshotKeys.SNAPSHOT_MODE_CONFIG))) {
+                return SnapshotKeys.SNAPSHOT_MODE_CONFIG;
             }
-            return config.containsKey(PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG)
-                    ? PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG : PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG;
+            return config.containsKey(SnapshotKeys.SIGNAL_DATA_COLLECTION_CONFIG)
+                    ? SnapshotKeys.SIGNAL_DATA_COLLECTION_CONFIG : SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG;
         }
 
         /** Starts the task in this JVM, as a worker would, and polls it: its permanent failure, or null within 60 s. */
@@ -325,7 +328,7 @@ class LeastPrivilegeRolesIT {
                     }
                     if (!signalled && !db.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + config.get("slot.name")
                             + "' AND active").isEmpty()) {
-                        if (config.containsKey(PgOutputSourceConnectorConfig.SIGNAL_DATA_COLLECTION_CONFIG)) {
+                        if (config.containsKey(SnapshotKeys.SIGNAL_DATA_COLLECTION_CONFIG)) {
                             db.execute(sql("INSERT INTO public.debezium_signal VALUES ('1', 'execute-snapshot',"
                                     + " '{\"data-collections\":[\"public.orders\"]}')"));
                         } else {
@@ -353,7 +356,7 @@ class LeastPrivilegeRolesIT {
                         + " WHERE slot_name = '" + config.get("slot.name") + "' AND active").isEmpty());
             }
             List<String> roles = new ArrayList<>(List.of(names.owner()));
-            String user = config.get(PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG);
+            String user = config.get(DatabaseKeys.DATABASE_USER_CONFIG);
             roles.add(user);
             db.execute("DROP OWNED BY " + String.join(", ", roles) + " CASCADE");
             for (String r : roles) {

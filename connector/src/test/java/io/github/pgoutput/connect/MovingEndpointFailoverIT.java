@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -64,9 +65,9 @@ class MovingEndpointFailoverIT {
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(primary, "postgres"), prefix, "vip_slot");
             config.put("database.hostname", endpoint.host());
             config.put("database.port", Integer.toString(endpoint.port()));
-            config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
-            config.put(PgOutputSourceConnectorConfig.SLOT_MAX_RETRIES_CONFIG, "30");
-            config.put(PgOutputSourceConnectorConfig.SLOT_RETRY_DELAY_MS_CONFIG, "1000");
+            config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
+            config.put(ReplicationKeys.SLOT_MAX_RETRIES_CONFIG, "30");
+            config.put(ReplicationKeys.SLOT_RETRY_DELAY_MS_CONFIG, "1000");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             PrimaryFailoverIT.awaitSlotActive(primary, "vip_slot");
@@ -156,7 +157,7 @@ class MovingEndpointFailoverIT {
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(server, "postgres"), "gone" + version, "gone_slot");
             config.put("database.hostname", endpoint.host());
             config.put("database.port", Integer.toString(endpoint.port()));
-            config.put(PgOutputSourceConnectorConfig.ERRORS_MAX_RETRIES_CONFIG, "3");
+            config.put(ReplicationKeys.ERRORS_MAX_RETRIES_CONFIG, "3");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             PrimaryFailoverIT.awaitSlotActive(server, "gone_slot");

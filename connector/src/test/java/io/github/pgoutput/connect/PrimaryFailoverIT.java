@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresExtension;
@@ -58,7 +59,7 @@ class PrimaryFailoverIT {
             String topic = prefix + ".public.items";
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(primary, "postgres"), prefix, "fo_slot");
             config.put("database.hostname", primary.host() + ":" + primary.port() + "," + standby.host() + ":" + standby.port());
-            config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
+            config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             awaitSlotActive(primary, "fo_slot");

@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.snapshot.ResumableProgress;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -49,7 +50,7 @@ class ResumableSnapshotLiveTest {
         String name = "resumable-" + db.majorVersion();
         Map<String, String> config = new HashMap<>(MixedWorkloadIT.connectorConfig(db, name, "resumable_slot"));
         config.remove("snapshot.mode"); // the default, initial
-        config.put(PgOutputSourceConnectorConfig.SNAPSHOT_RESUMABLE_CONFIG, "true");
+        config.put(SnapshotKeys.SNAPSHOT_RESUMABLE_CONFIG, "true");
         config.put("max.batch.size", "100");
         config.put("spill.directory", spill.toString());
         LiveTask.Offsets offsets = new LiveTask.Offsets();

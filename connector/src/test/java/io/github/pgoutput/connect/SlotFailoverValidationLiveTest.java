@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
 import java.util.HashMap;
@@ -29,8 +30,8 @@ class SlotFailoverValidationLiveTest {
         if (db.majorVersion() >= 17) {
             assertThat(errors).isEmpty();
         } else {
-            assertThat(errors).containsOnlyKeys(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG);
-            assertThat(errors.get(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG)).singleElement().asString()
+            assertThat(errors).containsOnlyKeys(ReplicationKeys.SLOT_FAILOVER_CONFIG);
+            assertThat(errors.get(ReplicationKeys.SLOT_FAILOVER_CONFIG)).singleElement().asString()
                     .contains("PostgreSQL " + db.majorVersion()).contains("PostgreSQL 17").contains("slot.failover=false");
         }
     }
@@ -45,7 +46,7 @@ class SlotFailoverValidationLiveTest {
         config.put("slot.name", "fo_validate");
         config.put("publication.name", "fo_pub");
         config.put("topic.prefix", "fo");
-        config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
+        config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
         Map<String, List<String>> errors = new HashMap<>();
         for (ConfigValue value : new PgOutputSourceConnector().validate(config).configValues()) {
             if (!value.errorMessages().isEmpty()) {

@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.connect.metrics.SnapshotMetrics;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.snapshot.ResumableProgress;
@@ -101,8 +102,8 @@ class SnapshotRestartIT {
                 "INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, " + ROWS + ") g", "ANALYZE big");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "rsr_slot");
         config.remove("snapshot.mode"); // the default, initial
-        config.put(PgOutputSourceConnectorConfig.SNAPSHOT_RESUMABLE_CONFIG, "true");
-        config.put(PgOutputSourceConnectorConfig.SNAPSHOT_MAX_THREADS_CONFIG, "2");
+        config.put(SnapshotKeys.SNAPSHOT_RESUMABLE_CONFIG, "true");
+        config.put(SnapshotKeys.SNAPSHOT_MAX_THREADS_CONFIG, "2");
         ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         String taskProducer = "connector-producer-" + name + "-0";

@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.connect.metrics.SnapshotMetrics;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
@@ -55,7 +56,7 @@ class SnapshotThenStreamIT {
                 "ANALYZE big", "ANALYZE small_a", "ANALYZE small_b");
         Map<String, String> config = MixedWorkloadIT.connectorConfig(db, name, "snap_slot");
         config.remove("snapshot.mode"); // the default, initial
-        config.put(PgOutputSourceConnectorConfig.SNAPSHOT_MAX_THREADS_CONFIG, "3");
+        config.put(SnapshotKeys.SNAPSHOT_MAX_THREADS_CONFIG, "3");
         ObjectName mbean = SnapshotMetrics.objectName(name, 0);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 

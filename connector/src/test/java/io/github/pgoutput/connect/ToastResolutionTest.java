@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.pgoutput.connect.config.DebeziumReselect;
 import io.github.pgoutput.connect.config.MinimalConfig;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ToastKeys;
 import io.github.pgoutput.pgoutput.Bytes;
 import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.Lsn;
@@ -32,8 +33,8 @@ class ToastResolutionTest {
 
     private PgOutputSourceConnectorConfig config() {
         Map<String, String> props = new HashMap<>(MinimalConfig.props());
-        props.put(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
-        props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, directory.resolve("store").toString());
+        props.put(ToastKeys.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
+        props.put(ToastKeys.TOAST_STORE_DIRECTORY_CONFIG, directory.resolve("store").toString());
         return new PgOutputSourceConnectorConfig(props);
     }
 
@@ -111,11 +112,11 @@ class ToastResolutionTest {
         Path shared = Files.createDirectories(directory.resolve("shared"));
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         Map<String, String> props = new HashMap<>(MinimalConfig.props());
-        props.put(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
-        props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, shared.toString());
+        props.put(ToastKeys.UNCHANGED_TOAST_RESOLUTION_CONFIG, "store");
+        props.put(ToastKeys.TOAST_STORE_DIRECTORY_CONFIG, shared.toString());
 
         assertThatThrownBy(() -> ToastResolution.open(new PgOutputSourceConnectorConfig(props), () -> null))
-                .isInstanceOf(ConnectException.class).hasMessageStartingWith(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG);
+                .isInstanceOf(ConnectException.class).hasMessageStartingWith(ToastKeys.TOAST_STORE_DIRECTORY_CONFIG);
     }
 
     @Test
@@ -127,7 +128,7 @@ class ToastResolutionTest {
 
         assertThat(ToastResolution.storeDirectory(new PgOutputSourceConnectorConfig(props)))
                 .isEqualTo(Path.of("/var/spill", props.get("slot.name") + ".toast-store"));
-        props.put(PgOutputSourceConnectorConfig.TOAST_STORE_DIRECTORY_CONFIG, "/data/toast");
+        props.put(ToastKeys.TOAST_STORE_DIRECTORY_CONFIG, "/data/toast");
         assertThat(ToastResolution.storeDirectory(new PgOutputSourceConnectorConfig(props))).isEqualTo(Path.of("/data/toast"));
     }
 }

@@ -4,6 +4,7 @@ import static io.github.pgoutput.testing.kafka.ConnectWorkerCluster.headerTexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresCluster;
@@ -55,8 +56,8 @@ class TwoPhaseAtFailoverIT {
             String items = prefix + ".public.items";
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(primary, "postgres"), prefix, SLOT);
             config.put("database.hostname", primary.host() + ":" + primary.port() + "," + standby.host() + ":" + standby.port());
-            config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
-            config.put(PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG, "fail");
+            config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
+            config.put(ReplicationKeys.PREPARED_TRANSACTION_MODE_CONFIG, "fail");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             PrimaryFailoverIT.awaitSlotActive(primary, SLOT);
@@ -74,7 +75,7 @@ class TwoPhaseAtFailoverIT {
             connect.stopConnector(name);
             ConnectWorkerCluster.awaitCondition(WAIT, "slot released", () -> "f".equals(primary.queryValue("postgres",
                     "SELECT active FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'")));
-            config.put(PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
+            config.put(ReplicationKeys.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
             config.put("provide.transaction.metadata", "true");
             connect.configureConnector(name, config);
             connect.resumeConnector(name);

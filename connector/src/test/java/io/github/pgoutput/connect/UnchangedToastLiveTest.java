@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.CrossKeyRules;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.RecordKeys;
+import io.github.pgoutput.connect.config.ReplicationKeys;
+import io.github.pgoutput.connect.config.ToastKeys;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.testing.PostgresDatabase;
 import io.github.pgoutput.testing.PostgresTest;
@@ -54,7 +57,7 @@ class UnchangedToastLiveTest {
         config.put("snapshot.mode", snapshotMode);
         config.put("spill.directory", spill.toString());
         if (resolution != null) {
-            config.put(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, resolution);
+            config.put(ToastKeys.UNCHANGED_TOAST_RESOLUTION_CONFIG, resolution);
         }
         return config;
     }
@@ -206,8 +209,8 @@ class UnchangedToastLiveTest {
         createTable(db);
         String name = "toast-2pc-" + db.majorVersion();
         Map<String, String> config = config(db, "toast_2pc", "initial", "store");
-        config.put(PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
-        config.put(PgOutputSourceConnectorConfig.PROVIDE_TRANSACTION_METADATA_CONFIG, "true");
+        config.put(ReplicationKeys.PREPARED_TRANSACTION_MODE_CONFIG, "stage");
+        config.put(RecordKeys.PROVIDE_TRANSACTION_METADATA_CONFIG, "true");
         try (LiveTask task = new LiveTask(name, config, new LiveTask.Offsets()); var c = db.connect()) {
             task.pollUntil(r -> snapshotOf(r, 2), WAIT);
             String committed = bodyOf(db, 1);

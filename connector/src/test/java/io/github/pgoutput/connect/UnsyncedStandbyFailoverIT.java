@@ -3,6 +3,7 @@ package io.github.pgoutput.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
+import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.testing.Nightly;
 import io.github.pgoutput.testing.PostgresCluster;
 import io.github.pgoutput.testing.PostgresDatabase;
@@ -60,7 +61,7 @@ class UnsyncedStandbyFailoverIT {
             String topic = prefix + ".public.items";
             Map<String, String> config = MixedWorkloadIT.connectorConfig(new PostgresDatabase(primary, "postgres"), prefix, "us_slot");
             config.put("database.hostname", primary.host() + ":" + primary.port() + "," + standby.host() + ":" + standby.port());
-            config.put(PgOutputSourceConnectorConfig.SLOT_FAILOVER_CONFIG, "true");
+            config.put(ReplicationKeys.SLOT_FAILOVER_CONFIG, "true");
             connect.configureConnector(name, config);
             connect.awaitRunning(name, 1, WAIT);
             PrimaryFailoverIT.awaitSlotActive(primary, "us_slot");

@@ -1,13 +1,13 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_CHARS_SUFFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_MASK_HASH_PREFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_MASK_HASH_SALT_INFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_MASK_HASH_V2_PREFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_MASK_WITH_PREFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_PROPAGATE_SOURCE_TYPE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_TRUNCATE_TO_PREFIX;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.DATATYPE_PROPAGATE_SOURCE_TYPE_CONFIG;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_CHARS_SUFFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_MASK_HASH_PREFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_MASK_HASH_SALT_INFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_MASK_HASH_V2_PREFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_MASK_WITH_PREFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_PROPAGATE_SOURCE_TYPE_CONFIG;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_TRUNCATE_TO_PREFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.DATATYPE_PROPAGATE_SOURCE_TYPE_CONFIG;
 
 import io.github.pgoutput.connect.shaping.ColumnMapper;
 import io.github.pgoutput.connect.shaping.ColumnMappers;

@@ -1,8 +1,8 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.CONVERTERS_CONFIG;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_EXCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.ColumnKeys.COLUMN_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.ColumnKeys.CONVERTERS_CONFIG;
 
 import io.github.pgoutput.connect.shaping.ColumnShaping;
 import io.github.pgoutput.connect.shaping.CustomConverters;

@@ -156,7 +156,7 @@ public final class ConfigValidators {
             List<?> items = (List<?>) value;
             for (Object item : items) {
                 String op = item.toString().trim();
-                if (op.equals(PgOutputSourceConnectorConfig.SKIPPED_OPERATIONS_NONE) ? items.size() > 1 : !List.of("c", "u", "d", "t", "r").contains(op)) {
+                if (op.equals(RecordKeys.SKIPPED_OPERATIONS_NONE) ? items.size() > 1 : !List.of("c", "u", "d", "t", "r").contains(op)) {
                     throw new ConfigException(name, value, "'" + op + "' is not an operation to skip; use a comma-separated"
                             + " list of c (inserts), u (updates), d (deletes), t (truncates), or none alone");
                 }

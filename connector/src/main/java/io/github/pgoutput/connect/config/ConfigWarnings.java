@@ -39,15 +39,15 @@ public final class ConfigWarnings {
     }
 
     private static Optional<String> slotDropOnStop(Map<String, ?> given) {
-        Object value = given.get(PgOutputSourceConnectorConfig.SLOT_DROP_ON_STOP_CONFIG);
+        Object value = given.get(ReplicationKeys.SLOT_DROP_ON_STOP_CONFIG);
         if (value == null || !value.toString().trim().equalsIgnoreCase("true")) {
             return Optional.empty();
         }
-        Object slot = given.get(PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG);
+        Object slot = given.get(ReplicationKeys.SLOT_NAME_CONFIG);
         if (slot == null) {
-            slot = PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG).defaultValue;
+            slot = PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().get(ReplicationKeys.SLOT_NAME_CONFIG).defaultValue;
         }
-        return Optional.of(PgOutputSourceConnectorConfig.SLOT_DROP_ON_STOP_CONFIG + "=true: this connector never drops its"
+        return Optional.of(ReplicationKeys.SLOT_DROP_ON_STOP_CONFIG + "=true: this connector never drops its"
                 + " replication slot (a dropped slot loses the changes made until the next start, and a slot may be another"
                 + " consumer's), so the slot stays when the task stops; once you delete the connector and nothing else reads it,"
                 + " drop it yourself: SELECT pg_drop_replication_slot('" + String.valueOf(slot).trim().replace("'", "''") + "')");
@@ -55,7 +55,7 @@ public final class ConfigWarnings {
 
     /** One WARN per channel of {@code signal.enabled.channels} this connector does not read. */
     private static List<String> unreadSignalChannels(Map<String, ?> given) {
-        Object value = given.get(PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG);
+        Object value = given.get(SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG);
         List<String> warnings = new ArrayList<>();
         if (value == null) {
             return warnings;
@@ -63,7 +63,7 @@ public final class ConfigWarnings {
         for (String channel : value.toString().split(",")) {
             String name = channel.trim().toLowerCase(Locale.ROOT);
             if (!name.isEmpty() && !ConfigValidators.SIGNAL_CHANNELS_READ.contains(name)) {
-                warnings.add(PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG + " names the channel '" + channel.trim()
+                warnings.add(SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG + " names the channel '" + channel.trim()
                         + "', which this connector does not read: signals sent through it are not read. The channels read here"
                         + " are " + ConfigValidators.SIGNAL_CHANNEL_SOURCE + " (the table signal.data.collection), "
                         + ConfigValidators.SIGNAL_CHANNEL_KAFKA + " (the topic signal.kafka.topic) and "

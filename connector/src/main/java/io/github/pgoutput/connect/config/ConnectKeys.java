@@ -7,6 +7,8 @@ package io.github.pgoutput.connect.config;
  */
 public final class ConnectKeys {
 
+    /** The number of tasks; the connector checks that it is 1 (one slot is read by one client at a time). */
+    public static final String TASKS_MAX_CONFIG = "tasks.max";
     /** {@code required} or {@code requested}: whether the worker must run the connector exactly-once. */
     public static final String EXACTLY_ONCE_SUPPORT_CONFIG = "exactly.once.support";
     /** {@code poll}, {@code interval} or {@code connector}: who defines the Kafka transactions. */

@@ -1,19 +1,19 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.MAX_BATCH_SIZE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.MAX_QUEUE_SIZE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.PREPARED_TRANSACTION_MODE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.PROVIDE_TRANSACTION_METADATA_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SPILL_MAX_TOTAL_BYTES_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SPILL_MAX_TRANSACTION_BYTES_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.STREAMING_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG;
+import static io.github.pgoutput.connect.config.ConnectKeys.TASKS_MAX_CONFIG;
+import static io.github.pgoutput.connect.config.RecordKeys.PROVIDE_TRANSACTION_METADATA_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.PREPARED_TRANSACTION_MODE_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.PROTOCOL_VERSION_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.STREAMING_CONFIG;
+import static io.github.pgoutput.connect.config.SnapshotKeys.SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.SnapshotKeys.SNAPSHOT_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.SnapshotKeys.SNAPSHOT_MODE_CONFIG;
+import static io.github.pgoutput.connect.config.SpillKeys.SPILL_MAX_TOTAL_BYTES_CONFIG;
+import static io.github.pgoutput.connect.config.SpillKeys.SPILL_MAX_TRANSACTION_BYTES_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.TABLE_EXCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.TABLE_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.ThroughputKeys.MAX_BATCH_SIZE_CONFIG;
+import static io.github.pgoutput.connect.config.ThroughputKeys.MAX_QUEUE_SIZE_CONFIG;
 
 import io.github.pgoutput.assembly.PreparedTransactionMode;
 import io.github.pgoutput.connect.record.DirectEncoding;
@@ -48,10 +48,10 @@ public final class CrossKeyRules {
 
     /** The keys without a default, each with what its value is, for the error that it is missing. */
     private static final Map<String, String> REQUIRED_KEYS = Map.of(
-            PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG, "the PostgreSQL server's host name or address",
-            PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG, "the role to connect as, with the REPLICATION attribute",
-            PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG, "the database to capture",
-            PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, "a name for this database server; every topic name starts with it");
+            DatabaseKeys.DATABASE_HOSTNAME_CONFIG, "the PostgreSQL server's host name or address",
+            DatabaseKeys.DATABASE_USER_CONFIG, "the role to connect as, with the REPLICATION attribute",
+            DatabaseKeys.DATABASE_DBNAME_CONFIG, "the database to capture",
+            RecordKeys.TOPIC_PREFIX_CONFIG, "a name for this database server; every topic name starts with it");
 
     /**
      * Validates {@code props} the way {@code PUT /connector-plugins/.../config/validate} shows it: single-key rules
@@ -132,25 +132,25 @@ public final class CrossKeyRules {
      * headers still work; empty when the encoding is none or no transform is set.
      */
     static Optional<String> transformsSeeBytes(Map<String, ?> given) {
-        Object encoding = given.get(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG);
+        Object encoding = given.get(RecordKeys.DIRECT_ENCODING_CONFIG);
         Object transforms = given.get(TRANSFORMS);
         if (encoding == null || transforms == null || transforms.toString().isBlank()) {
             return Optional.empty();
         }
         DirectEncoding mode;
         try {
-            mode = ConfigChoices.DIRECT_ENCODING.parse(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG, encoding.toString());
+            mode = ConfigChoices.DIRECT_ENCODING.parse(RecordKeys.DIRECT_ENCODING_CONFIG, encoding.toString());
         } catch (ConfigException e) {
             return Optional.empty(); // reported as an error by the key's own validator
         }
         if (mode == DirectEncoding.NONE) {
             return Optional.empty();
         }
-        return Optional.of(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + encoding.toString().trim()
+        return Optional.of(RecordKeys.DIRECT_ENCODING_CONFIG + "=" + encoding.toString().trim()
                 + ": the transforms " + transforms.toString().trim() + " see each record's key and value as byte[] (the JSON"
                 + " this connector writes), not as Structs; a transform that reads or changes fields (ExtractNewRecordState,"
                 + " ReplaceField, ValueToKey, ...) fails or leaves the record unchanged. Transforms of the topic or the"
-                + " headers still work. Use " + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none with such transforms");
+                + " headers still work. Use " + RecordKeys.DIRECT_ENCODING_CONFIG + "=none with such transforms");
     }
 
     /**
@@ -159,8 +159,8 @@ public final class CrossKeyRules {
      * base64 text, say), so the two converters must be set on the connector, to ByteArrayConverter.
      */
     private static void checkDirectEncoding(Map<String, ?> parsed, Map<String, ?> given, List<ConfigProblem> problems) {
-        if (!(parsed.get(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG) instanceof String text)
-                || ConfigChoices.DIRECT_ENCODING.parse(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG, text)
+        if (!(parsed.get(RecordKeys.DIRECT_ENCODING_CONFIG) instanceof String text)
+                || ConfigChoices.DIRECT_ENCODING.parse(RecordKeys.DIRECT_ENCODING_CONFIG, text)
                         == DirectEncoding.NONE) {
             return;
         }
@@ -168,16 +168,16 @@ public final class CrossKeyRules {
             Object converter = given.get(key);
             String named = converter == null ? "" : converter.toString().trim();
             if (named.isEmpty()) {
-                problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG,
-                        PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record "
+                problems.add(new ConfigProblem(RecordKeys.DIRECT_ENCODING_CONFIG,
+                        RecordKeys.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record "
                         + "key and value bytes itself, but this connector's config does not set " + key + "; set " + key
                         + "=" + BYTE_ARRAY_CONVERTER + " (the worker's default converter would encode the bytes again), or "
-                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none"));
+                        + RecordKeys.DIRECT_ENCODING_CONFIG + "=none"));
             } else if (!named.equals(BYTE_ARRAY_CONVERTER)) {
                 problems.add(new ConfigProblem(key, key + " is " + named + " but "
-                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record key "
+                        + RecordKeys.DIRECT_ENCODING_CONFIG + "=" + text.trim() + " writes the record key "
                         + "and value bytes itself; set " + key + "=" + BYTE_ARRAY_CONVERTER + ", or "
-                        + PgOutputSourceConnectorConfig.DIRECT_ENCODING_CONFIG + "=none to let " + named + " encode Structs"));
+                        + RecordKeys.DIRECT_ENCODING_CONFIG + "=none to let " + named + " encode Structs"));
             }
         }
     }
@@ -196,17 +196,17 @@ public final class CrossKeyRules {
                     + TABLE_INCLUDE_LIST_CONFIG + " are both set; use one of them (exclude what you do not want by "
                     + "writing " + TABLE_INCLUDE_LIST_CONFIG + " accordingly, or clear it)"));
         }
-        if (!list(parsed, PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG).isEmpty()
-                && !list(parsed, PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG).isEmpty()) {
-            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG,
-                    PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG + " and "
-                    + PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
+        if (!list(parsed, TableKeys.SCHEMA_INCLUDE_LIST_CONFIG).isEmpty()
+                && !list(parsed, TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG,
+                    TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG + " and "
+                    + TableKeys.SCHEMA_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
         }
-        if (!list(parsed, PgOutputSourceConnectorConfig.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG).isEmpty()
-                && !list(parsed, PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG).isEmpty()) {
-            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG,
-                    PgOutputSourceConnectorConfig.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG + " and "
-                    + PgOutputSourceConnectorConfig.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
+        if (!list(parsed, ReplicationKeys.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG).isEmpty()
+                && !list(parsed, ReplicationKeys.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG).isEmpty()) {
+            problems.add(new ConfigProblem(ReplicationKeys.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG,
+                    ReplicationKeys.MESSAGE_PREFIX_EXCLUDE_LIST_CONFIG + " and "
+                    + ReplicationKeys.MESSAGE_PREFIX_INCLUDE_LIST_CONFIG + " are both set; use one of them"));
         }
         for (String snapshotList : List.of(SNAPSHOT_INCLUDE_LIST_CONFIG, SNAPSHOT_INCLUDE_COLLECTION_LIST_CONFIG)) {
             if (snapshotMode(parsed, given) == SnapshotMode.NO_DATA && !list(parsed, snapshotList).isEmpty()) {
@@ -238,22 +238,22 @@ public final class CrossKeyRules {
                     + "); one transaction can never reach it. Lower it to at most " + total + " or raise "
                     + SPILL_MAX_TOTAL_BYTES_CONFIG));
         }
-        List<?> channels = list(parsed, PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG);
+        List<?> channels = list(parsed, SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG);
         if (channels.stream().anyMatch(c -> ConfigValidators.SIGNAL_CHANNEL_KAFKA.equalsIgnoreCase(String.valueOf(c).trim()))
-                && (!(parsed.get(PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG) instanceof String servers)
+                && (!(parsed.get(SnapshotKeys.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG) instanceof String servers)
                         || servers.isBlank())) {
-            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG,
-                    PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the kafka channel, which reads the signal"
-                    + " topic from the brokers in " + PgOutputSourceConnectorConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG
-                    + "; set it (host:port,...), or leave kafka out of " + PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG));
+            problems.add(new ConfigProblem(SnapshotKeys.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG,
+                    SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the kafka channel, which reads the signal"
+                    + " topic from the brokers in " + SnapshotKeys.SIGNAL_KAFKA_BOOTSTRAP_SERVERS_CONFIG
+                    + "; set it (host:port,...), or leave kafka out of " + SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG));
         }
         if (channels.stream().anyMatch(c -> ConfigValidators.SIGNAL_CHANNEL_MESSAGE.equalsIgnoreCase(String.valueOf(c).trim()))
-                && Boolean.FALSE.equals(parsed.get(PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG))) {
-            problems.add(new ConfigProblem(PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG,
-                    PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the message channel, whose signals are"
-                    + " logical decoding messages, but " + PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG + "=false asks"
+                && Boolean.FALSE.equals(parsed.get(ReplicationKeys.MESSAGES_ENABLED_CONFIG))) {
+            problems.add(new ConfigProblem(ReplicationKeys.MESSAGES_ENABLED_CONFIG,
+                    SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG + " enables the message channel, whose signals are"
+                    + " logical decoding messages, but " + ReplicationKeys.MESSAGES_ENABLED_CONFIG + "=false asks"
                     + " PostgreSQL not to send any; set it to true, or leave message out of "
-                    + PgOutputSourceConnectorConfig.SIGNAL_ENABLED_CHANNELS_CONFIG));
+                    + SnapshotKeys.SIGNAL_ENABLED_CHANNELS_CONFIG));
         }
         if (parsed.get(MAX_BATCH_SIZE_CONFIG) instanceof Integer batch
                 && parsed.get(MAX_QUEUE_SIZE_CONFIG) instanceof Integer queue && queue <= batch) {

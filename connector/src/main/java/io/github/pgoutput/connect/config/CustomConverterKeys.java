@@ -1,6 +1,6 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.CONVERTER_TYPE_SUFFIX;
+import static io.github.pgoutput.connect.config.ColumnKeys.CONVERTER_TYPE_SUFFIX;
 
 import io.debezium.spi.converter.ConvertedField;
 import io.debezium.spi.converter.CustomConverter;

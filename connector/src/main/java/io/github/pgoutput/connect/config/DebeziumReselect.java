@@ -96,7 +96,7 @@ public record DebeziumReselect(List<Pattern> include, List<Pattern> exclude, boo
                 problems.add(new ConfigProblem(POST_PROCESSORS, POST_PROCESSORS + " names '" + name + "' of type "
                         + (type == null ? "(none: " + name + TYPE + " is unset)" : type) + "; the only post processor this"
                         + " connector carries out is Debezium's reselect (" + name + TYPE + "=" + RESELECT_CLASS
-                        + "), as " + PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG + "; remove '" + name
+                        + "), as " + ToastKeys.UNCHANGED_TOAST_RESOLUTION_CONFIG + "; remove '" + name
                         + "' or set its type to that class"));
             }
         }

@@ -82,29 +82,29 @@ public final class DebeziumSnapshotModes {
         if (text != null && text.trim().equalsIgnoreCase(CONFIGURATION_BASED)) {
             Optional<SnapshotMode> mode = configurationBased(given);
             if (mode.isEmpty()) {
-                throw new ConfigException(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, text, unmappable(given));
+                throw new ConfigException(SnapshotKeys.SNAPSHOT_MODE_CONFIG, text, unmappable(given));
             }
             return mode.get();
         }
-        return ConfigChoices.SNAPSHOT_MODE.parse(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, text);
+        return ConfigChoices.SNAPSHOT_MODE.parse(SnapshotKeys.SNAPSHOT_MODE_CONFIG, text);
     }
 
     /** The refusal of a {@code configuration_based} combination that amounts to no mode here. */
     static Optional<ConfigProblem> problem(Map<String, ?> given) {
-        Object mode = given.get(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG);
+        Object mode = given.get(SnapshotKeys.SNAPSHOT_MODE_CONFIG);
         if (mode == null || !mode.toString().trim().equalsIgnoreCase(CONFIGURATION_BASED) || configurationBased(given).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(new ConfigProblem(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG, unmappable(given)));
+        return Optional.of(new ConfigProblem(SnapshotKeys.SNAPSHOT_MODE_CONFIG, unmappable(given)));
     }
 
     /** The WARN of a mode given by an old name or as {@code configuration_based}, saying what to write. */
     static Optional<String> warning(Map<String, ?> given) {
-        Object text = given.get(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG);
+        Object text = given.get(SnapshotKeys.SNAPSHOT_MODE_CONFIG);
         if (text == null) {
             return Optional.empty();
         }
-        String key = PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG;
+        String key = SnapshotKeys.SNAPSHOT_MODE_CONFIG;
         Optional<SnapshotMode> aliased = ConfigChoices.SNAPSHOT_MODE.aliased(text);
         if (aliased.isPresent()) {
             String mode = ConfigChoices.SNAPSHOT_MODE.text(aliased.get());
@@ -150,7 +150,7 @@ public final class DebeziumSnapshotModes {
         } else {
             what = "neither snapshots nor streams; write the mode you mean: initial, always, no_data, initial_only or when_needed";
         }
-        return PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG + "=" + CONFIGURATION_BASED + " with " + flags(given) + " " + what;
+        return SnapshotKeys.SNAPSHOT_MODE_CONFIG + "=" + CONFIGURATION_BASED + " with " + flags(given) + " " + what;
     }
 
     private static String flags(Map<String, ?> given) {

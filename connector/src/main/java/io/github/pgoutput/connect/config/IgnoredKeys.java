@@ -28,7 +28,7 @@ public final class IgnoredKeys {
     }
 
     /** Connect's own connector keys (ConnectorConfig, SourceConnectorConfig), read by the worker, not by us. */
-    static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", PgOutputSourceConnectorConfig.TASKS_MAX_CONFIG,
+    static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", ConnectKeys.TASKS_MAX_CONFIG,
             "tasks.max.enforce", CrossKeyRules.KEY_CONVERTER, CrossKeyRules.VALUE_CONVERTER, "header.converter", CrossKeyRules.TRANSFORMS, "predicates",
             "config.action.reload", ConnectKeys.EXACTLY_ONCE_SUPPORT_CONFIG,
             ConnectKeys.TRANSACTION_BOUNDARY_CONFIG, "transaction.boundary.interval.ms", "offsets.storage.topic",
@@ -125,12 +125,12 @@ public final class IgnoredKeys {
 
     /** The keys of {@code given} (empty values removed) that nothing reads, sorted. */
     static List<String> unread(Map<String, ?> given) {
-        boolean configurationBased = String.valueOf(given.get(PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG)).trim()
+        boolean configurationBased = String.valueOf(given.get(SnapshotKeys.SNAPSHOT_MODE_CONFIG)).trim()
                 .equalsIgnoreCase(DebeziumSnapshotModes.CONFIGURATION_BASED);
         List<String> unread = new ArrayList<>();
         for (String key : given.keySet()) {
             if (PgOutputSourceConnectorConfig.CONFIG_DEF.configKeys().containsKey(key)
-                    || key.startsWith(PgOutputSourceConnectorConfig.SIGNAL_CONSUMER_PREFIX)
+                    || key.startsWith(SnapshotKeys.SIGNAL_CONSUMER_PREFIX)
                     || UnsupportedDebeziumKeys.rule(key) != null || LegacyDebeziumKeys.handles(key) || isFrameworkKey(key)
                     || DebeziumReselect.reads(key, given)
                     || (configurationBased && DebeziumSnapshotModes.KEYS.contains(key)) || ColumnShapingKeys.reads(key, given)) {

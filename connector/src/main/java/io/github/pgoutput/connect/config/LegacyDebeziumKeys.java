@@ -1,12 +1,12 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TOPIC_HEARTBEAT_PREFIX_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG;
+import static io.github.pgoutput.connect.config.DatabaseKeys.DATABASE_DBNAME_CONFIG;
+import static io.github.pgoutput.connect.config.RecordKeys.TOPIC_HEARTBEAT_PREFIX_CONFIG;
+import static io.github.pgoutput.connect.config.RecordKeys.TOPIC_PREFIX_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.SCHEMA_INCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.TABLE_EXCLUDE_LIST_CONFIG;
+import static io.github.pgoutput.connect.config.TableKeys.TABLE_INCLUDE_LIST_CONFIG;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,8 +52,8 @@ public final class LegacyDebeziumKeys {
             new Renamed("table.blacklist", TABLE_EXCLUDE_LIST_CONFIG, false),
             new Renamed("schema.whitelist", SCHEMA_INCLUDE_LIST_CONFIG, true),
             new Renamed("schema.blacklist", SCHEMA_EXCLUDE_LIST_CONFIG, false),
-            new Renamed("column.whitelist", PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG, true),
-            new Renamed("column.blacklist", PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG, false),
+            new Renamed("column.whitelist", ColumnKeys.COLUMN_INCLUDE_LIST_CONFIG, true),
+            new Renamed("column.blacklist", ColumnKeys.COLUMN_EXCLUDE_LIST_CONFIG, false),
             new Renamed("database.whitelist", DATABASE_INCLUDE_LIST, true),
             new Renamed("database.blacklist", DATABASE_EXCLUDE_LIST, false));
 

@@ -37,15 +37,15 @@ public final class NearMissKeys {
      * The keys whose silent default does harm a user does not see: the slot and publication (another connector's, or
      * one the role may not create), what is captured and snapshotted, whether TLS is used; and the required keys.
      */
-    static final Set<String> GUARDED = Set.of(PgOutputSourceConnectorConfig.DATABASE_HOSTNAME_CONFIG,
-            PgOutputSourceConnectorConfig.DATABASE_USER_CONFIG, PgOutputSourceConnectorConfig.DATABASE_DBNAME_CONFIG,
-            PgOutputSourceConnectorConfig.TOPIC_PREFIX_CONFIG, PgOutputSourceConnectorConfig.DATABASE_SSLMODE_CONFIG,
-            PgOutputSourceConnectorConfig.SLOT_NAME_CONFIG, PgOutputSourceConnectorConfig.PUBLICATION_NAME_CONFIG,
-            PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG, PgOutputSourceConnectorConfig.TABLE_INCLUDE_LIST_CONFIG,
-            PgOutputSourceConnectorConfig.TABLE_EXCLUDE_LIST_CONFIG, PgOutputSourceConnectorConfig.SCHEMA_INCLUDE_LIST_CONFIG,
-            PgOutputSourceConnectorConfig.SCHEMA_EXCLUDE_LIST_CONFIG, PgOutputSourceConnectorConfig.COLUMN_INCLUDE_LIST_CONFIG,
-            PgOutputSourceConnectorConfig.COLUMN_EXCLUDE_LIST_CONFIG, PgOutputSourceConnectorConfig.SNAPSHOT_MODE_CONFIG,
-            PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG);
+    static final Set<String> GUARDED = Set.of(DatabaseKeys.DATABASE_HOSTNAME_CONFIG,
+            DatabaseKeys.DATABASE_USER_CONFIG, DatabaseKeys.DATABASE_DBNAME_CONFIG,
+            RecordKeys.TOPIC_PREFIX_CONFIG, DatabaseKeys.DATABASE_SSLMODE_CONFIG,
+            ReplicationKeys.SLOT_NAME_CONFIG, ReplicationKeys.PUBLICATION_NAME_CONFIG,
+            ReplicationKeys.PUBLICATION_AUTOCREATE_MODE_CONFIG, TableKeys.TABLE_INCLUDE_LIST_CONFIG,
+            TableKeys.TABLE_EXCLUDE_LIST_CONFIG, TableKeys.SCHEMA_INCLUDE_LIST_CONFIG,
+            TableKeys.SCHEMA_EXCLUDE_LIST_CONFIG, ColumnKeys.COLUMN_INCLUDE_LIST_CONFIG,
+            ColumnKeys.COLUMN_EXCLUDE_LIST_CONFIG, SnapshotKeys.SNAPSHOT_MODE_CONFIG,
+            SnapshotKeys.SNAPSHOT_INCLUDE_LIST_CONFIG);
 
     private NearMissKeys() {
     }

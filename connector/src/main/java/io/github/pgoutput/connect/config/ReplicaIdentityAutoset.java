@@ -128,7 +128,7 @@ public final class ReplicaIdentityAutoset {
     }
 
     private static ConfigProblem problem(String detail) {
-        return new ConfigProblem(PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG,
-                PgOutputSourceConnectorConfig.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + detail);
+        return new ConfigProblem(ReplicationKeys.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG,
+                ReplicationKeys.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG + ": " + detail);
     }
 }

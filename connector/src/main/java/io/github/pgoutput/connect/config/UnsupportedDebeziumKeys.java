@@ -1,10 +1,10 @@
 package io.github.pgoutput.connect.config;
 
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.MESSAGES_ENABLED_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.PROTOCOL_VERSION_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.PUBLICATION_AUTOCREATE_MODE_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.SNAPSHOT_INCLUDE_LIST_CONFIG;
-import static io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig.STREAMING_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.MESSAGES_ENABLED_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.PROTOCOL_VERSION_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.PUBLICATION_AUTOCREATE_MODE_CONFIG;
+import static io.github.pgoutput.connect.config.ReplicationKeys.STREAMING_CONFIG;
+import static io.github.pgoutput.connect.config.SnapshotKeys.SNAPSHOT_INCLUDE_LIST_CONFIG;
 
 import java.util.ArrayList;
 import java.util.List;

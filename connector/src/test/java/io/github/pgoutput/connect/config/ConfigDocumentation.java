@@ -43,7 +43,7 @@ final class ConfigDocumentation {
                         .append(key.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
                         .append(cell(key.documentation)).append(" |\n");
             }
-            for (PgOutputSourceConnectorConfig.KeyFamily family : PgOutputSourceConnectorConfig.KEY_FAMILIES) {
+            for (ColumnKeys.KeyFamily family : ColumnKeys.KEY_FAMILIES) {
                 if (group.equals(family.group())) {
                     out.append("| `").append(family.pattern()).append("` | string |  |  | low | ")
                             .append(cell(family.doc())).append(" |\n");

@@ -37,7 +37,7 @@ class DebeziumReselectTest {
 
     @Test
     void theConnectorsOwnKeyWinsOverThePostProcessor() {
-        Map<String, String> props = reselector(PgOutputSourceConnectorConfig.UNCHANGED_TOAST_RESOLUTION_CONFIG, "reselect");
+        Map<String, String> props = reselector(ToastKeys.UNCHANGED_TOAST_RESOLUTION_CONFIG, "reselect");
 
         assertThat(new PgOutputSourceConnectorConfig(props).unchangedToastResolution()).isEqualTo(UnchangedToastResolution.RESELECT);
     }

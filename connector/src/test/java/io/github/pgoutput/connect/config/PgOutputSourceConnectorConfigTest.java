@@ -91,7 +91,7 @@ public class PgOutputSourceConnectorConfigTest {
         assertThat(config.messagesEnabled()).isTrue();
         assertThat(config.messagePrefixIncludeList()).isEmpty();
         assertThat(config.messagePrefixExcludeList()).isEmpty();
-        assertThat(config.getString(PgOutputSourceConnectorConfig.PLUGIN_NAME_CONFIG)).isEqualTo("pgoutput");
+        assertThat(config.getString(ReplicationKeys.PLUGIN_NAME_CONFIG)).isEqualTo("pgoutput");
         assertThat(config.skippedOperations()).containsExactly("t");
         assertThat(config.extendedHeadersEnabled()).isTrue();
         assertThat(config.statusUpdateIntervalMs()).isEqualTo(10_000);
