@@ -29,9 +29,7 @@ import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.connect.signal.KafkaSignalChannel;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
-import io.github.pgoutput.replication.ReplicationConnectionLostException;
 import io.github.pgoutput.replication.ReplicationStream;
-import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import io.github.pgoutput.spill.TransactionSpill;
@@ -78,12 +76,6 @@ public class PgOutputSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(PgOutputSourceTask.class);
     /** How long an idle poll waits before returning null, so that Connect does not spin. */
     static final long IDLE_WAIT_MS = 100;
-    /**
-     * Pause before reconnecting after a transient failure. During a failover the task waits in these steps for a
-     * standby to be promoted, so they bound the time from the promotion to the first new record; an attempt costs one
-     * connection per host in database.hostname.
-     */
-    static final long RECONNECT_BACKOFF_MS = 1_000;
     /** How long the confirmed LSN may stay behind emitted deliveries before a WARN: the slot retains WAL meanwhile. */
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
     /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
@@ -124,17 +116,8 @@ public class PgOutputSourceTask extends SourceTask {
     private Map<String, Object> supersededOffset;
     private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
-    /**
-     * Refusals of the slot because another walsender holds it since the last session that opened; more than
-     * {@code slot.max.retries} fail the task.
-     */
-    private int busySlotRefusals;
-    /**
-     * Transient failures other than those bounded refusals since the last session that opened (a connection refused,
-     * lost or not yet possible); more than {@code errors.max.retries} fail the task, so a server that stays away
-     * shows as a FAILED task with its last error rather than as a RUNNING one that delivers nothing.
-     */
-    private int connectionRetries;
+    /** What happens after a transient failure: a pause and another attempt, or a failed task. */
+    private RetryPolicy retries;
     private volatile boolean stopping;
     private StreamingMetrics metrics;
     private SnapshotMetrics snapshotMetrics;
@@ -176,6 +159,7 @@ public class PgOutputSourceTask extends SourceTask {
     @Override
     public void start(Map<String, String> props) {
         config = new PgOutputSourceConnectorConfig(props);
+        retries = new RetryPolicy(config.slotName(), config.errorsMaxRetries(), config.slotMaxRetries(), config.slotRetryDelayMs());
         pipeline = pipelines.create(config);
         try {
             toast = ToastResolution.open(config, pipeline::currentRows);
@@ -220,13 +204,7 @@ public class PgOutputSourceTask extends SourceTask {
                 // hand: a database that is restarting right now must not do that. The first polls decide instead,
                 // and Connect retries what poll() throws as retriable.
                 log.warn("Slot {}: {}; deciding on a later poll", config.slotName(), classified.getMessage());
-                if (boundedRefusal(e) != null) {
-                    busySlotRefusals++;
-                    phase = backOff(new Planning(), config.slotRetryDelayMs());
-                } else {
-                    connectionRetries++;
-                    phase = backOff(new Planning());
-                }
+                phase = backOff(new Planning(), retries.atStart(e));
                 return;
             }
             snapshotMetrics.unregister();
@@ -263,29 +241,7 @@ public class PgOutputSourceTask extends SourceTask {
             release(phase);
             phase = next;
             if (classified instanceof RetriableException) {
-                ReplicationConnectionLostException busy = boundedRefusal(e);
-                if (busy == null) {
-                    int maxRetries = config.errorsMaxRetries();
-                    if (maxRetries >= 0 && ++connectionRetries > maxRetries) {
-                        throw new ConnectException("Slot '" + config.slotName() + "': no replication session after "
-                                + maxRetries + " retries " + RECONNECT_BACKOFF_MS + " ms apart ("
-                                + ReplicationKeys.ERRORS_MAX_RETRIES_CONFIG + "; -1 retries without limit);"
-                                + " restart the task once the server is reachable. Last error: " + classified.getMessage(), e);
-                    }
-                    phase = backOff(next, RECONNECT_BACKOFF_MS);
-                    log.warn("Slot {}: {}; reconnecting from the last confirmed position (retry {} of {}, {})", config.slotName(),
-                            classified.getMessage(), connectionRetries, maxRetries < 0 ? "no limit" : Integer.toString(maxRetries),
-                            ReplicationKeys.ERRORS_MAX_RETRIES_CONFIG);
-                } else if (++busySlotRefusals > config.slotMaxRetries()) {
-                    throw new ConnectException("Slot '" + config.slotName() + "' " + busy.boundedBecause() + " after "
-                            + config.slotMaxRetries() + " retries " + config.slotRetryDelayMs() + " ms apart ("
-                            + ReplicationKeys.SLOT_MAX_RETRIES_CONFIG + ", "
-                            + ReplicationKeys.SLOT_RETRY_DELAY_MS_CONFIG + "): " + busy.getMessage(), e);
-                } else {
-                    phase = backOff(next, config.slotRetryDelayMs());
-                    log.warn("Slot {}: {}; retry {} of {} ({}) in {} ms", config.slotName(), busy.getMessage(), busySlotRefusals,
-                            config.slotMaxRetries(), ReplicationKeys.SLOT_MAX_RETRIES_CONFIG, config.slotRetryDelayMs());
-                }
+                phase = backOff(next, retries.afterPollFailure(classified, e).delayMillis());
             }
             throw classified;
         }
@@ -313,8 +269,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (current instanceof Connecting) {
             Streaming opened = openSession();
-            busySlotRefusals = 0;
-            connectionRetries = 0;
+            retries.sessionOpened();
             phase = opened;
             return stream(opened);
         }
@@ -375,30 +330,8 @@ public class PgOutputSourceTask extends SourceTask {
         return stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
     }
 
-    private BackingOff backOff(Phase then) {
-        return backOff(then, RECONNECT_BACKOFF_MS);
-    }
-
     private BackingOff backOff(Phase then, long millis) {
         return new BackingOff(clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), then);
-    }
-
-    /** The refusal of a slot held by another walsender in {@code error}'s cause chain, or null. */
-    /**
-     * The refusal in {@code error} that the task retries only slot.max.retries times: a slot another walsender holds,
-     * or a server that is (still) a standby during a promotion (also a read-only refusal that reached the task as a
-     * plain SQLException, from a path that does not classify its own errors). Null for anything else.
-     */
-    private static ReplicationConnectionLostException boundedRefusal(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof ReplicationConnectionLostException lost && lost.isBounded()) {
-                return lost;
-            }
-            if (t instanceof SQLException sql && SqlStates.isReadOnlyTransaction(sql.getSQLState())) {
-                return ReplicationConnectionLostException.standby(sql.getMessage(), sql);
-            }
-        }
-        return null;
     }
 
     /**

@@ -244,7 +244,7 @@ class PgOutputSourceTaskPhasesTest {
             assertThat(streamsOpenedAt).isEmpty();
 
             assertThat(task.poll()).as("backing off").isNull();
-            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
             assertThat(task.poll()).isNull();
             assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
         } finally {
@@ -284,7 +284,7 @@ class PgOutputSourceTaskPhasesTest {
         PgOutputSourceTask task = startedTask();
         try {
             assertThat(task.poll()).as("backing off").isNull();
-            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
             assertThat(task.poll()).isNull();
             assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5000"));
         } finally {
@@ -314,7 +314,7 @@ class PgOutputSourceTaskPhasesTest {
         PgOutputSourceTask task = startedTask();
         try {
             assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
-            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
             List<org.apache.kafka.connect.source.SourceRecord> records = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 List<org.apache.kafka.connect.source.SourceRecord> polled = task.poll();
@@ -408,7 +408,7 @@ class PgOutputSourceTaskPhasesTest {
             nanos.addAndGet(500 * 1_000_000L);
             assertThatThrownBy(task::poll).as("a lost connection, retried as always").isInstanceOf(RetriableException.class)
                     .hasMessageContaining("connection refused");
-            nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+            nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
 
             assertThatThrownBy(task::poll).as("busy again, the one retry spent").isNotInstanceOf(RetriableException.class)
                     .hasMessageContaining("after 1 retries");
@@ -438,7 +438,7 @@ class PgOutputSourceTaskPhasesTest {
         try {
             for (int retry = 1; retry <= 2; retry++) {
                 assertThatThrownBy(task::poll).as("refused, retry " + retry).isInstanceOf(RetriableException.class);
-                nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+                nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
             }
             assertThatThrownBy(task::poll).as("refused a third time in a row").isInstanceOf(ConnectException.class)
                     .isNotInstanceOf(RetriableException.class)
@@ -460,7 +460,7 @@ class PgOutputSourceTaskPhasesTest {
         try {
             for (int retry = 1; retry <= 400; retry++) {
                 assertThatThrownBy(task::poll).isInstanceOf(RetriableException.class);
-                nanos.addAndGet(PgOutputSourceTask.RECONNECT_BACKOFF_MS * 1_000_000);
+                nanos.addAndGet(RetryPolicy.RECONNECT_BACKOFF_MS * 1_000_000);
             }
             assertThat(task.poll()).as("the 401st attempt opens a session").isNull();
             assertThat(streamsOpenedAt).hasSize(401);
