@@ -137,7 +137,7 @@ final class DeliveryTransactions {
      * read_committed to its end before it starts anything (a worker taking over the task reads it before the task
      * starts): that read waits until the broker aborts the dead producer's transaction, after its
      * {@code transaction.timeout.ms} and the broker's next check for timed-out transactions (every 10 s by default).
-     * Measured (WorkerKillIT, bench/worker-kill.sh): with poll boundaries and the producer's default 60 s, that read
+     * Measured (WorkerKillIT, scenarios/worker-kill.sh): with poll boundaries and the producer's default 60 s, that read
      * took 60-64 s in two of three runs; with 10 s, 8 s when a kill hit such a transaction. Under poll boundaries a transaction is one poll and commits in well
      * under a second, so a short timeout costs nothing; under connector boundaries it must exceed the longest
      * delivery, and a crash during a commit then holds recovery for as long.

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Connector-defined transaction boundaries seen from outside: one PostgreSQL transaction of 40,000 rows (200,000 in
- * the nightly tier, 1M with {@code bench/eos-atomicity.sh}; each more than {@code max.queue.size}) over two tables,
+ * the nightly tier, 1M with {@code scenarios/eos-atomicity.sh}; each more than {@code max.queue.size}) over two tables,
  * with the transaction topic on, is one Kafka transaction with {@code transaction.boundary=connector}. An
  * admin client samples the {@code read_committed} end offsets (the last stable offsets) of the two table topics and
  * the transaction topic every few milliseconds while it is emitted: each moves from before to after in one step, all
@@ -47,7 +47,7 @@ class ConnectorTransactionBoundaryIT {
     /**
      * Rows per table of the big transaction: 20,000 in {@code mvn verify} (the two tables' 40,000 records are five
      * times max.queue.size, the loss path this test holds shut), 100,000 in {@code .ci/nightly};
-     * {@code bench/eos-atomicity.sh} passes {@code -Dboundary.rows.per.table=500000} for the 1M-row transaction of the
+     * {@code scenarios/eos-atomicity.sh} passes {@code -Dboundary.rows.per.table=500000} for the 1M-row transaction of the
      * issue.
      */
     private static final int ROWS_PER_TABLE = Integer.getInteger("boundary.rows.per.table", 20_000);

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * the signal table, and through the Kafka signal topic with a role that may only SELECT (and REPLICATION), with a
  * pause, a resume and a task restart in the middle; a table the signal does not name gets no snapshot record.
  *
- * <p>{@code -Dincremental.rows=1000000} runs the 1M-row table of the issue (bench/incremental-snapshot.sh); CI reads
+ * <p>{@code -Dincremental.rows=1000000} runs the 1M-row table of the issue (scenarios/incremental-snapshot.sh); CI reads
  * 200,000 rows.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * reproduction.
  *
  * <p>{@code -Dsimulation.seeds=N} runs N seeds (default 2000 in {@code mvn verify}; {@code .ci/nightly} and
- * {@code bench/simulate.sh} run 100,000) from {@code -Dsimulation.firstSeed} (default 1);
+ * {@code scenarios/simulate.sh} run 100,000) from {@code -Dsimulation.firstSeed} (default 1);
  * {@code -Dsimulation.seed=N} replays one seed. The regression seeds always run. The same scripts run again under
  * Connect's exactly-once task ({@code -Dsimulation.exactlyOnceSeeds=N}, default 2000): acknowledgements only at the
  * commit of a delivery's Kafka transaction.
