@@ -5,6 +5,8 @@ import io.github.pgoutput.connect.TaskPhases.BackingOff;
 import io.github.pgoutput.connect.TaskPhases.Connecting;
 import io.github.pgoutput.connect.TaskPhases.Decided;
 import io.github.pgoutput.connect.TaskPhases.Idle;
+import io.github.pgoutput.connect.TaskPhases.IdleMark;
+import io.github.pgoutput.connect.TaskPhases.Origin;
 import io.github.pgoutput.connect.TaskPhases.Phase;
 import io.github.pgoutput.connect.TaskPhases.Planning;
 import io.github.pgoutput.connect.TaskPhases.Snapshotting;
@@ -102,19 +104,6 @@ public class PgOutputSourceTask extends SourceTask {
      * (the stored offset, or the snapshot's consistent point) and moved on only by a poll that hands its records over.
      */
     private Position emitted;
-    /**
-     * The resumptions of a resumed exactly-once snapshot that streaming from {@link #emitted} must still take into
-     * account (from the stored offset, or from the snapshot just finished); null when there are none.
-     */
-    private SourceOffsets.Resumed resumedSnapshot;
-    /**
-     * After an in-place switch from Debezium: Debezium's stored offset, which the start-up decision went on from
-     * (the connector had no offset of its own, or an older one); null otherwise.
-     */
-    private DebeziumOffset debeziumStart;
-    /** With {@link #debeziumStart}: the older offset of this connector's own that Debezium's passed, or null. */
-    private Map<String, Object> supersededOffset;
-    private Lsn idleMark = Lsn.INVALID;
     private long lastHeartbeatNanos;
     /** What happens after a transient failure: a pause and another attempt, or a failed task. */
     private RetryPolicy retries;
@@ -130,11 +119,6 @@ public class PgOutputSourceTask extends SourceTask {
     /** Incremental snapshots and signals, from the first session on; null before it and when none are configured. */
     private IncrementalSnapshotter incremental;
     private IncrementalSnapshotMetrics incrementalMetrics;
-    /**
-     * The start-up decision was {@link SnapshotPlan.Action#STREAM_AND_SNAPSHOT} ({@code snapshot.mode=always} resuming
-     * from a stored offset) and the incremental snapshot of every captured table is still to be asked for.
-     */
-    private boolean snapshotWhileStreaming;
     /** {@code unchanged.toast.resolution}: the store and the reselect; null with {@code none}. */
     private ToastResolution toast;
 
@@ -260,15 +244,15 @@ public class PgOutputSourceTask extends SourceTask {
         }
         if (current instanceof Decided d) {
             emitted = d.stored();
-            Phase next = carryOut(d.plan(), d.offsetStored());
+            Phase next = carryOut(d);
             phase = next;
             return step(next);
         }
         if (current instanceof Snapshotting s) {
             return snapshot(s);
         }
-        if (current instanceof Connecting) {
-            Streaming opened = openSession();
+        if (current instanceof Connecting c) {
+            Streaming opened = openSession(c);
             retries.sessionOpened();
             phase = opened;
             return stream(opened);
@@ -294,19 +278,13 @@ public class PgOutputSourceTask extends SourceTask {
                     : "this connector's offset " + stored + " is older", DebeziumOffset.partition(config.topicPrefix()),
                     SnapshotKeys.SNAPSHOT_MODE_CONFIG, ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()),
                     plan.action(), plan.reason(), config.topicPrefix());
-            debeziumStart = debezium;
-            supersededOffset = stored;
-            resumedSnapshot = null;
-            return new Decided(plan, Position.afterDelivery(debezium.resumeLsn()), true);
+            return new Decided(plan, Position.afterDelivery(debezium.resumeLsn()), true, new Origin(debezium, stored), null);
         }
         SnapshotPlan plan = pipeline.plan(stored);
         log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
                 config.databaseDbname(), stored == null ? "none" : stored, SnapshotKeys.SNAPSHOT_MODE_CONFIG,
                 ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(), plan.reason(), config.topicPrefix());
-        debeziumStart = null;
-        supersededOffset = null;
-        resumedSnapshot = SourceOffsets.resumed(stored);
-        return new Decided(plan, positionOf(stored), stored != null);
+        return new Decided(plan, positionOf(stored), stored != null, Origin.OWN, SourceOffsets.resumed(stored));
     }
 
     /**
@@ -334,23 +312,19 @@ public class PgOutputSourceTask extends SourceTask {
         return new BackingOff(clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), then);
     }
 
-    /**
-     * The phase that carries out the start-up decision {@code plan}.
-     *
-     * @param offsetStored whether the connector has a stored offset (a snapshot is then one taken again)
-     */
-    private Phase carryOut(SnapshotPlan plan, boolean offsetStored) throws SQLException {
+    /** The phase that carries out the start-up decision {@code decided}. */
+    private Phase carryOut(Decided decided) throws SQLException {
+        SnapshotPlan plan = decided.plan();
+        // With a stored offset a snapshot is one taken again.
+        boolean offsetStored = decided.offsetStored();
         return switch (plan.action()) {
             case STREAM -> {
                 if (plan.dropExistingSlot()) {
                     pipeline.dropLostSlot();
                 }
-                yield new Connecting();
+                yield new Connecting(decided.origin(), decided.resumedSnapshot(), false);
             }
-            case STREAM_AND_SNAPSHOT -> {
-                snapshotWhileStreaming = true;
-                yield new Connecting();
-            }
+            case STREAM_AND_SNAPSHOT -> new Connecting(decided.origin(), decided.resumedSnapshot(), true);
             case IDLE -> new Idle();
             case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
                 boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
@@ -361,7 +335,7 @@ public class PgOutputSourceTask extends SourceTask {
                     toast.snapshotStarts(snapshot.consistentPoint());
                     snapshot.observeRows(row -> toast.snapshotRow(row, snapshot.consistentPoint()));
                 }
-                yield new Snapshotting(snapshot, recordBuilders.create(pipeline.typeCatalog()), !only);
+                yield new Snapshotting(snapshot, recordBuilders.create(pipeline.typeCatalog()), !only, decided.origin());
             }
         };
     }
@@ -378,8 +352,7 @@ public class PgOutputSourceTask extends SourceTask {
             if (toast != null) {
                 toast.snapshotFinished(s.snapshot().consistentPoint());
             }
-            resumedSnapshot = s.snapshot().resumedForStreaming();
-            return s.thenStream() ? new Connecting() : new Idle();
+            return s.thenStream() ? new Connecting(s.origin(), s.snapshot().resumedForStreaming(), false) : new Idle();
         }
         return s;
     }
@@ -439,13 +412,15 @@ public class PgOutputSourceTask extends SourceTask {
     }
 
     /** Opens the stream, the assembler and the emitter from the durable position. */
-    private Streaming openSession() throws SQLException {
+    private Streaming openSession(Connecting connecting) throws SQLException {
+        Origin origin = connecting.origin();
+        SourceOffsets.Resumed resumedSnapshot = connecting.resumedSnapshot();
         if (spill == null) {
             spill = pipeline.openSpill();
         }
         // Resume from what is confirmed durable: the committed offset, or what this task confirmed since. Everything
         // emitted after it comes again and is skipped by the resume point.
-        Lsn resumeFrom = Lsn.max(durableFromOffsets(), tracker.durableThrough(Lsn.INVALID));
+        Lsn resumeFrom = Lsn.max(durableFromOffsets(origin), tracker.durableThrough(Lsn.INVALID));
         if (toast != null) {
             // Not after what the TOAST store has seen: what it missed comes again (its records are skipped).
             resumeFrom = toast.resumeLimit(resumeFrom);
@@ -467,7 +442,7 @@ public class PgOutputSourceTask extends SourceTask {
             DeliveryEmitter emitter = new DeliveryEmitter(assembler, recordBuilders.create(pipeline.typeCatalog()),
                     recordBuilders.transactionTopicRecords(),
                     tracker, partition, new ResumePoint(emitted, opened.startLsn(), numbering,
-                            debeziumStart == null ? null : debeziumStart.partial()), emitted,
+                            origin.debeziumStart() == null ? null : origin.debeziumStart().partial()), emitted,
                     (delivery, lastRecord) -> {
                         metrics.deliveryEmitted(delivery);
                         if (lastRecord != null) {
@@ -483,13 +458,12 @@ public class PgOutputSourceTask extends SourceTask {
                 emitter.afterResumedSnapshot(pipeline.resumedFilter(resumedSnapshot));
             }
             if (incremental == null) {
-                incremental = incrementalSnapshotter();
+                incremental = incrementalSnapshotter(origin, connecting.snapshotCapturedTables());
             }
-            if (snapshotWhileStreaming) {
+            if (connecting.snapshotCapturedTables()) {
                 List<Pattern> snapshotOnly = config.snapshotIncludeList();
                 incremental.requestSnapshotOfCapturedTables(t -> snapshotOnly.isEmpty()
                         || snapshotOnly.stream().anyMatch(p -> p.matcher(t.toString()).matches()));
-                snapshotWhileStreaming = false;
             }
             if (incremental != null) {
                 emitter.withIncrementalSnapshots(incremental);
@@ -497,8 +471,7 @@ public class PgOutputSourceTask extends SourceTask {
             if (toast != null) {
                 emitter.withToastResolution(toast);
             }
-            idleMark = Lsn.INVALID;
-            return new Streaming(opened, assembler, emitter);
+            return new Streaming(opened, assembler, emitter, origin, resumedSnapshot, new IdleMark());
         } catch (RuntimeException | SQLException e) {
             opened.close();
             throw e;
@@ -510,12 +483,12 @@ public class PgOutputSourceTask extends SourceTask {
      * under way or {@code snapshot.mode=always} asks for one; null otherwise. Made once, at the first session, from the stored offset (where a snapshot under way
      * stands, how far the signals were read).
      */
-    private IncrementalSnapshotter incrementalSnapshotter() {
-        Map<String, Object> stored = ownOffset();
+    private IncrementalSnapshotter incrementalSnapshotter(Origin origin, boolean snapshotCapturedTables) {
+        Map<String, Object> stored = ownOffset(origin);
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
         boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
-        if (!underWay && !kafka && !newTables && !snapshotWhileStreaming && config.signalDataCollection() == null
+        if (!underWay && !kafka && !newTables && !snapshotCapturedTables && config.signalDataCollection() == null
                 && config.signalMessagePrefix() == null) {
             return null;
         }
@@ -536,8 +509,7 @@ public class PgOutputSourceTask extends SourceTask {
      */
     private void markIdle(Streaming s) {
         Lsn walEnd = s.stream().serverWalEnd();
-        if (walEnd.isValid() && walEnd.isAfter(idleMark)) {
-            idleMark = walEnd;
+        if (s.idleMark().advanceTo(walEnd)) {
             if (toast != null) {
                 // Before the tracker may confirm it: the store's watermark must never be behind the slot.
                 toast.idleAt(walEnd);
@@ -556,7 +528,7 @@ public class PgOutputSourceTask extends SourceTask {
             return;
         }
         lastHeartbeatNanos = clock.nanoTime();
-        Lsn at = Lsn.max(emitted.lsn(), idleMark);
+        Lsn at = Lsn.max(emitted.lsn(), s.idleMark().lsn());
         if (at.isValid()) {
             SourceRecord beat = s.emitter().heartbeat(config.topicNames().heartbeat(), config.topicPrefix(), at);
             batch.add(beat);
@@ -577,7 +549,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         Lsn committedOffset;
         try {
-            committedOffset = durableFromOffsets();
+            committedOffset = durableFromOffsets(current.origin());
         } catch (RetriableException e) {
             log.debug("Slot {}: not confirming this time: {}", config.slotName(), e.getMessage());
             return;
@@ -597,18 +569,18 @@ public class PgOutputSourceTask extends SourceTask {
      * The position the committed offset makes durable: this connector's own, or, until it has one past it,
      * the position of Debezium's offset the task went on from.
      */
-    private Lsn durableFromOffsets() {
-        Map<String, Object> stored = ownOffset();
+    private Lsn durableFromOffsets(Origin origin) {
+        Map<String, Object> stored = ownOffset(origin);
         if (stored == null) {
-            return debeziumStart == null ? Lsn.INVALID : debeziumStart.resumeLsn();
+            return origin.debeziumStart() == null ? Lsn.INVALID : origin.debeziumStart().resumeLsn();
         }
         return SourceOffsets.decode(stored).lsn();
     }
 
     /** This connector's committed offset; null when none is stored, or while it is the older one Debezium's passed. */
-    private Map<String, Object> ownOffset() {
+    private Map<String, Object> ownOffset(Origin origin) {
         Map<String, Object> stored = storedOffset();
-        return stored != null && stored.equals(supersededOffset) ? null : stored;
+        return stored != null && stored.equals(origin.supersededOffset()) ? null : stored;
     }
 
     /**
