@@ -80,8 +80,6 @@ public class PgOutputSourceTask extends SourceTask {
     static final long IDLE_WAIT_MS = 100;
     /** How long the confirmed LSN may stay behind emitted deliveries before a WARN: the slot retains WAL meanwhile. */
     private static final Duration CONFIRMATION_LAG_WARNING = Duration.ofMinutes(5);
-    /** Connect's own key for the connector's name, which it passes to the connector and so to the task. */
-    private static final String CONNECTOR_NAME_PROPERTY = "name";
     /** How often the captured tables are listed again with {@code snapshot.new.tables=incremental}. */
     private static final long NEW_TABLES_CHECK_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How often an incremental snapshot's progress is logged. */
@@ -169,7 +167,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         DeliveryTransactions.crashRecoveryAdvice(props, transactions.timeoutMs())
                 .ifPresent(advice -> log.info("Slot {}: exactly-once: {}", config.slotName(), advice));
-        String connectorName = props.getOrDefault(CONNECTOR_NAME_PROPERTY, config.slotName());
+        String connectorName = props.getOrDefault(ConnectKeys.NAME_CONFIG, config.slotName());
         // One task per connector (taskConfigs), so the task number is always 0.
         metrics = new StreamingMetrics(connectorName, 0);
         if (toast != null) {

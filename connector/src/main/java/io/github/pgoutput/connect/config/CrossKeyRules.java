@@ -37,11 +37,6 @@ public final class CrossKeyRules {
 
     /** The converter that passes the bytes of {@code direct.encoding} on unchanged (Connect's runtime, not its API). */
     public static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
-    /** Connect's keys of a connector's own converters. */
-    static final String KEY_CONVERTER = "key.converter";
-    static final String VALUE_CONVERTER = "value.converter";
-    /** Connect's key of a connector's transform aliases. */
-    static final String TRANSFORMS = "transforms";
 
     private CrossKeyRules() {
     }
@@ -133,7 +128,7 @@ public final class CrossKeyRules {
      */
     static Optional<String> transformsSeeBytes(Map<String, ?> given) {
         Object encoding = given.get(RecordKeys.DIRECT_ENCODING_CONFIG);
-        Object transforms = given.get(TRANSFORMS);
+        Object transforms = given.get(ConnectKeys.TRANSFORMS);
         if (encoding == null || transforms == null || transforms.toString().isBlank()) {
             return Optional.empty();
         }
@@ -164,7 +159,7 @@ public final class CrossKeyRules {
                         == DirectEncoding.NONE) {
             return;
         }
-        for (String key : List.of(KEY_CONVERTER, VALUE_CONVERTER)) {
+        for (String key : List.of(ConnectKeys.KEY_CONVERTER, ConnectKeys.VALUE_CONVERTER)) {
             Object converter = given.get(key);
             String named = converter == null ? "" : converter.toString().trim();
             if (named.isEmpty()) {

@@ -27,18 +27,6 @@ public final class IgnoredKeys {
     private IgnoredKeys() {
     }
 
-    /** Connect's own connector keys (ConnectorConfig, SourceConnectorConfig), read by the worker, not by us. */
-    static final Set<String> FRAMEWORK_KEYS = Set.of("name", "connector.class", ConnectKeys.TASKS_MAX_CONFIG,
-            "tasks.max.enforce", CrossKeyRules.KEY_CONVERTER, CrossKeyRules.VALUE_CONVERTER, "header.converter", CrossKeyRules.TRANSFORMS, "predicates",
-            "config.action.reload", ConnectKeys.EXACTLY_ONCE_SUPPORT_CONFIG,
-            ConnectKeys.TRANSACTION_BOUNDARY_CONFIG, "transaction.boundary.interval.ms", "offsets.storage.topic",
-            "connector.plugin.version");
-
-    /** Families of Connect's keys: converter and transform settings, error handling, topic creation, client overrides. */
-    private static final List<String> FRAMEWORK_PREFIXES = List.of(CrossKeyRules.KEY_CONVERTER + ".", CrossKeyRules.VALUE_CONVERTER + ".",
-            "header.converter.", CrossKeyRules.TRANSFORMS + ".", "predicates.", "errors.", "topic.creation.", "producer.override.",
-            "consumer.override.", "admin.override.");
-
     /**
      * Debezium features with keys of their own that this connector has not built; the WARN names the feature.
      *
@@ -143,7 +131,7 @@ public final class IgnoredKeys {
     }
 
     private static boolean isFrameworkKey(String key) {
-        return FRAMEWORK_KEYS.contains(key) || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith);
+        return ConnectKeys.FRAMEWORK_KEYS.contains(key) || ConnectKeys.FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     private static String message(String key) {

@@ -57,7 +57,7 @@ public final class NearMissKeys {
         known.addAll(LegacyDebeziumKeys.names());
         IgnoredKeys.DEBEZIUM_FEATURES.stream().map(IgnoredKeys.DebeziumFeature::prefix).filter(p -> !p.endsWith("."))
                 .forEach(known::add);
-        known.addAll(IgnoredKeys.FRAMEWORK_KEYS);
+        known.addAll(ConnectKeys.FRAMEWORK_KEYS);
         return List.copyOf(known);
     }
 
