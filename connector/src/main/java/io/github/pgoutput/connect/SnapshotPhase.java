@@ -11,6 +11,7 @@ import io.github.pgoutput.connect.record.LifecycleHeaders;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.snapshot.InitialSnapshot;
+import io.github.pgoutput.snapshot.ResumedSnapshotChanges;
 import io.github.pgoutput.snapshot.SnapshotException;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.SnapshotReader;
@@ -157,9 +158,9 @@ public final class SnapshotPhase implements AutoCloseable {
      */
     static ResumedSnapshotFilter resumedFilter(PgOutputSourceConnectorConfig config, ReplicationSettings settings,
                                                SourceOffsets.Resumed resumed) throws SQLException {
-        return new ResumedSnapshotFilter(resumed, InitialSnapshot.resumedRows(settings,
+        return new ResumedSnapshotFilter(resumed, new ResumedSnapshotChanges(resumed.until(), InitialSnapshot.resumedRows(settings,
                 t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), snapshotSettings(config, settings),
-                resumed.tables(), resumed.resumes()));
+                resumed.tables(), resumed.resumes())));
     }
 
     /** The resumptions streaming must take into account after this snapshot; null when it was never resumed. */

@@ -1,4 +1,4 @@
-package io.github.pgoutput.connect;
+package io.github.pgoutput.snapshot;
 
 import static io.github.pgoutput.connect.Deliveries.transaction;
 import static io.github.pgoutput.connect.Deliveries.tuple;
@@ -6,19 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgoutput.assembly.ChangeEvent;
-import io.github.pgoutput.connect.offsets.SourceOffsets;
+import io.github.pgoutput.connect.Deliveries;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.OldTuple;
-import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
+import io.github.pgoutput.pgoutput.PgOutputMessage;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.pgoutput.ReplicaIdentity;
 import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.snapshot.ChangedRow;
-import io.github.pgoutput.snapshot.ResumableProgress;
-import io.github.pgoutput.snapshot.RowPlacement;
-import io.github.pgoutput.snapshot.SnapshotException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshot read its row before the change, so that a consumer of a table without a key, counting identical rows, ends
  * with each row as often as the table holds it.
  */
-class ResumedSnapshotFilterTest {
+class ResumedSnapshotChangesTest {
 
     /** The resumption read its rows at 0/9000; the changes below are committed at 0/5000, inside the gap. */
     private static final Lsn READ_AT = Lsn.of(0x9000);
@@ -72,8 +68,7 @@ class ResumedSnapshotFilterTest {
     }
 
     private final ReadLateRows placement = new ReadLateRows();
-    private final ResumedSnapshotFilter filter = new ResumedSnapshotFilter(new SourceOffsets.Resumed("2-abc",
-            List.of(new ResumableProgress.Resume(ResumableProgress.Position.startOf(0), READ_AT))), placement);
+    private final ResumedSnapshotChanges filter = new ResumedSnapshotChanges(READ_AT, placement);
 
     /** What the filter makes of the one change of a transaction committed at {@code commitLsn}. */
     private ChangeEvent lacking(long commitLsn, Relation relation, PgOutputMessage change) {
