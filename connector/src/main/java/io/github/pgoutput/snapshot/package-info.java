@@ -1,7 +1,17 @@
 /**
- * The initial consistent snapshot: JDBC only, no Kafka (the {@code connect} package turns rows into records).
+ * Snapshots of every kind, JDBC only and no Kafka (the {@code connect} package turns their rows into records). Each
+ * kind has one entry type, which takes and returns plain values:
+ * <ul>
+ *   <li>{@link io.github.pgoutput.snapshot.InitialSnapshot}: the start-up decision of {@code snapshot.mode} and the
+ *       initial snapshot, resumable (exactly-once) or not;</li>
+ *   <li>{@link io.github.pgoutput.snapshot.ResumedSnapshotChanges}: after a resumed snapshot, which streamed changes
+ *       its rows already hold;</li>
+ *   <li>{@link io.github.pgoutput.snapshot.incremental.IncrementalSnapshot}: incremental snapshots while streaming,
+ *       their signals (table, logical message, the Kafka topic's records as the connector hands them over) and
+ *       newly captured tables.</li>
+ * </ul>
  *
- * <p>{@link io.github.pgoutput.snapshot.InitialSnapshot} is the entry point; a task uses it in this order:
+ * <p>A task uses {@link io.github.pgoutput.snapshot.InitialSnapshot} in this order:
  * <ol>
  *   <li>{@link io.github.pgoutput.snapshot.InitialSnapshot#plan} with {@code snapshot.mode} and the stored offset: it
  *       reads the slot and asks {@link io.github.pgoutput.snapshot.SnapshotPlanner#decide}, which returns what to do,
