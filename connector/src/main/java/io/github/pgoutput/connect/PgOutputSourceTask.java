@@ -93,6 +93,8 @@ public class PgOutputSourceTask extends SourceTask {
     private TaskPipeline pipeline;
     private TaskClock clock;
     private Map<String, String> partition;
+    /** What Connect's offsets topic holds for this task. */
+    private StoredOffsets offsets;
     private ConfirmationLagWatch lagWatch;
     private TransactionSpill spill;
     /** Written by the poll thread, read by {@link #commit()} on the offset committer's. */
@@ -152,6 +154,7 @@ public class PgOutputSourceTask extends SourceTask {
         clock = pipeline.clock();
         lastHeartbeatNanos = clock.nanoTime();
         partition = SourceOffsets.partition(config.databaseDbname(), config.slotName());
+        offsets = new StoredOffsets(() -> context.offsetStorageReader(), partition, config.slotName(), config.topicPrefix());
         numbering = RecordNumbering.fingerprint(config.recordNumbering());
         recordBuilders = new RecordBuilders(config, version());
         lagWatch = new ConfirmationLagWatch(config.slotName(), CONFIRMATION_LAG_WARNING, clock::nanoTime);
@@ -267,8 +270,8 @@ public class PgOutputSourceTask extends SourceTask {
      * one ({@link DebeziumOffset#supersedes}).
      */
     private Decided decide() throws SQLException {
-        Map<String, Object> stored = storedOffset();
-        DebeziumOffset debezium = debeziumOffset(stored != null);
+        Map<String, Object> stored = offsets.stored();
+        DebeziumOffset debezium = offsets.debezium(stored != null);
         if (debezium != null && debezium.supersedes(stored)) {
             SnapshotPlan plan = pipeline.planFromDebezium(debezium.forPlanning());
             log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
@@ -282,28 +285,7 @@ public class PgOutputSourceTask extends SourceTask {
         log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
                 config.databaseDbname(), stored == null ? "none" : stored, SnapshotKeys.SNAPSHOT_MODE_CONFIG,
                 ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(), plan.reason(), config.topicPrefix());
-        return new Decided(plan, positionOf(stored), stored != null, Origin.OWN, SourceOffsets.resumed(stored));
-    }
-
-    /**
-     * Debezium's offset under this connector's name, or null when none is stored. One that cannot be read fails the
-     * start when it is the only offset there is; next to an offset of this connector's own it is left aside with a WARN,
-     * so that a connector with a position of its own does not stop over another connector's leftovers.
-     */
-    private DebeziumOffset debeziumOffset(boolean ownOffsetStored) {
-        try {
-            return DebeziumOffset.decode(storedOffset(DebeziumOffset.partition(config.topicPrefix())));
-        } catch (ConnectException e) {
-            if (!ownOffsetStored || e instanceof RetriableException) {
-                throw e;
-            }
-            log.warn("Slot {}: going on from this connector's own offset; {}", config.slotName(), e.getMessage());
-            return null;
-        }
-    }
-
-    private static Position positionOf(Map<String, Object> stored) {
-        return stored == null ? Position.afterDelivery(Lsn.INVALID) : SourceOffsets.decode(stored);
+        return new Decided(plan, StoredOffsets.positionOf(stored), stored != null, Origin.OWN, SourceOffsets.resumed(stored));
     }
 
     private BackingOff backOff(Phase then, long millis) {
@@ -418,7 +400,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         // Resume from what is confirmed durable: the committed offset, or what this task confirmed since. Everything
         // emitted after it comes again and is skipped by the resume point.
-        Lsn resumeFrom = Lsn.max(durableFromOffsets(origin), tracker.durableThrough(Lsn.INVALID));
+        Lsn resumeFrom = Lsn.max(offsets.durable(origin), tracker.durableThrough(Lsn.INVALID));
         if (toast != null) {
             // Not after what the TOAST store has seen: what it missed comes again (its records are skipped).
             resumeFrom = toast.resumeLimit(resumeFrom);
@@ -482,7 +464,7 @@ public class PgOutputSourceTask extends SourceTask {
      * stands, how far the signals were read).
      */
     private IncrementalSnapshotter incrementalSnapshotter(Origin origin, boolean snapshotCapturedTables) {
-        Map<String, Object> stored = ownOffset(origin);
+        Map<String, Object> stored = offsets.own(origin);
         boolean underWay = SourceOffsets.incrementalSnapshot(stored) != null;
         boolean kafka = config.kafkaSignals();
         boolean newTables = config.snapshotNewTables() == NewTableSnapshots.INCREMENTAL;
@@ -547,7 +529,7 @@ public class PgOutputSourceTask extends SourceTask {
         }
         Lsn committedOffset;
         try {
-            committedOffset = durableFromOffsets(current.origin());
+            committedOffset = offsets.durable(current.origin());
         } catch (RetriableException e) {
             log.debug("Slot {}: not confirming this time: {}", config.slotName(), e.getMessage());
             return;
@@ -561,45 +543,6 @@ public class PgOutputSourceTask extends SourceTask {
             log.debug("Slot {}: confirming {}", config.slotName(), durable);
             current.stream().declareDurable(durable);
         }
-    }
-
-    /**
-     * The position the committed offset makes durable: this connector's own, or, until it has one past it,
-     * the position of Debezium's offset the task went on from.
-     */
-    private Lsn durableFromOffsets(Origin origin) {
-        Map<String, Object> stored = ownOffset(origin);
-        if (stored == null) {
-            return origin.debeziumStart() == null ? Lsn.INVALID : origin.debeziumStart().resumeLsn();
-        }
-        return SourceOffsets.decode(stored).lsn();
-    }
-
-    /** This connector's committed offset; null when none is stored, or while it is the older one Debezium's passed. */
-    private Map<String, Object> ownOffset(Origin origin) {
-        Map<String, Object> stored = storedOffset();
-        return stored != null && stored.equals(origin.supersededOffset()) ? null : stored;
-    }
-
-    /**
-     * The committed source offset, or null when none is stored; it also becomes the position emitted so far when
-     * the task is only planning. A failure to read the offsets topic (the broker is away, the read timed out) heals by
-     * itself: it is retriable, where Connect's own exception would fail the task for good.
-     */
-    private Map<String, Object> storedOffset() {
-        return storedOffset(partition);
-    }
-
-    /** {@link #storedOffset()} of {@code sourcePartition}. */
-    private Map<String, Object> storedOffset(Map<String, String> sourcePartition) {
-        Map<String, Object> stored;
-        try {
-            stored = context.offsetStorageReader().offset(sourcePartition);
-        } catch (RuntimeException e) {
-            throw new RetriableException("reading the stored offset of slot '" + config.slotName() + "' from Connect's offsets topic failed ("
-                    + e.getMessage() + "); trying again", e);
-        }
-        return stored;
     }
 
     /**
