@@ -503,8 +503,12 @@ public class PgOutputSourceTask extends SourceTask {
         if (interval <= 0 || clock.nanoTime() - lastHeartbeatNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
             return;
         }
-        if (transactions.insideDelivery()) {
-            // Idle after a reconnect inside a delivery: the rest of it comes first, in the same Kafka transaction.
+        if (transactions.insideDelivery() || s.emitter().position().isInsideDelivery()) {
+            // Idle after a reconnect inside a delivery: the rest of it comes first (under connector boundaries in the
+            // same Kafka transaction). A heartbeat's offset names the end of the last whole delivery, before this one:
+            // committed, it would move the stored offset back out of the part already in Kafka, and a restart would
+            // emit that part again. Under poll boundaries, where an offset can stand inside a delivery, a
+            // read_committed consumer would then see it twice.
             return;
         }
         lastHeartbeatNanos = clock.nanoTime();

@@ -25,12 +25,15 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * {@code task.commit()}. A failed flush writes nothing and calls nothing. A retriable exception from poll is logged
  * and poll called again; any other exception fails the task for good, which the oracle reports.
  *
- * <p>As Connect's exactly-once task with {@code transaction.boundary=connector} ({@code acknowledgesAtCommit}): the
- * task gets a transaction context, {@link SimulatedTransactions} checks that each Kafka transaction it asks for is
- * one delivery, and a record is acknowledged to the task (and its offset flushed) only once its transaction is
- * committed. Otherwise, as a worker without exactly-once support, the task gets no transaction context.
+ * <p>As Connect's exactly-once task ({@link ExactlyOnceWorker}): records go to Kafka in producer transactions, offsets
+ * are written inside them, and the task hears of its records only once their transaction is committed; a task that
+ * fails there is stopped and started again (the operator's restart), one whose worker dies is only dropped. Otherwise,
+ * as a worker without exactly-once support, the task gets no transaction context.
  */
 final class SimulatedConnect {
+
+    /** {@code -Dsimulation.trace=true}: every record polled, every Kafka transaction and fault, on standard output. */
+    static final boolean TRACE = Boolean.getBoolean("simulation.trace");
 
     /** A record handed to the producer, in submission order, and whether Kafka acknowledged it. */
     private static final class Submitted {
@@ -48,31 +51,29 @@ final class SimulatedConnect {
     private final SimulationStats stats;
     private final Path spillDirectory;
     /** The offset topic: what a new task reads through its OffsetStorageReader. */
-    private final Map<Map<String, ?>, Map<String, Object>> committedOffsets = new HashMap<>();
+    private final Map<Map<String, ?>, Map<String, Object>> committedOffsets;
     private final Deque<Submitted> submitted = new ArrayDeque<>();
     private final Map<SourceRecord, Submitted> bySubmission = new java.util.IdentityHashMap<>();
-    private final SimulatedTransactions transactions = new SimulatedTransactions();
-    /**
-     * With {@link #acknowledgesAtCommit}: records Kafka has acknowledged whose transaction is still open; Connect's
-     * exactly-once task calls {@code commitRecord} for a transaction's records only once it has committed it.
-     */
-    private final Map<SourceRecord, Submitted> heldUntilCommit = new java.util.IdentityHashMap<>();
-    private final boolean acknowledgesAtCommit;
+    /** Connect's exactly-once task around the task; null for a worker without exactly-once support. */
+    private final ExactlyOnceWorker exactlyOnce;
+    /** Connector properties every start adds to the configuration's (exactly-once, signals). */
+    private final Map<String, String> extraProps;
     private PgOutputSourceTask task;
+    /** The configuration of the last start: a task that failed starts again with it. */
+    private SimulationConfig config;
     private String failure;
     private int emptyPolls;
 
-    SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory) {
-        this(server, kafka, random, stats, spillDirectory, false);
-    }
-
     /**
-     * @param acknowledgesAtCommit as Connect's exactly-once task: a record's {@code commitRecord}, and its offset in
-     *                             a flush, only once the Kafka transaction holding it has been committed
+     * @param offsets     the offset topic (an exactly-once worker writes it inside its transactions)
+     * @param exactlyOnce the exactly-once worker around the task, or null
+     * @param extraProps  connector properties added to each configuration's
      */
     SimulatedConnect(SimulatedPostgres server, SimulatedKafka kafka, SplittableRandom random, SimulationStats stats, Path spillDirectory,
-                     boolean acknowledgesAtCommit) {
-        this.acknowledgesAtCommit = acknowledgesAtCommit;
+                     Map<Map<String, ?>, Map<String, Object>> offsets, ExactlyOnceWorker exactlyOnce, Map<String, String> extraProps) {
+        this.committedOffsets = offsets;
+        this.exactlyOnce = exactlyOnce;
+        this.extraProps = extraProps;
         this.server = server;
         this.kafka = kafka;
         this.random = random;
@@ -81,8 +82,10 @@ final class SimulatedConnect {
     }
 
     void start(SimulationConfig config) {
+        this.config = config;
         task = new PgOutputSourceTask(server.pipelines());
         Map<String, String> props = config.props(spillDirectory);
+        props.putAll(extraProps);
         task.initialize(new Context(props));
         try {
             task.start(props);
@@ -97,39 +100,65 @@ final class SimulatedConnect {
         if (failure != null) {
             return;
         }
+        List<SourceRecord> records;
+        boolean retriable = false;
         try {
-            List<SourceRecord> records = task.poll();
+            records = task.poll();
             stats.count("polls");
-            if (records == null || records.isEmpty()) {
-                emptyPolls++;
-                return;
-            }
-            emptyPolls = 0;
-            String broken = acknowledgesAtCommit ? transactions.handedOver(records) : null;
-            if (broken != null) {
-                failure = "transaction.boundary=connector: " + broken;
-                return;
-            }
-            for (SourceRecord record : records) {
-                Submitted entry = new Submitted(record);
-                submitted.addLast(entry);
-                bySubmission.put(record, entry);
-                kafka.send(record);
-                stats.count("records");
-            }
-            for (SourceRecord committed : transactions.drainCommitted()) {
-                Submitted held = heldUntilCommit.remove(committed);
-                if (held != null) {
-                    release(held);
-                }
-            }
         } catch (RetriableException e) {
             stats.count("retriable poll failures");
-            emptyPolls = 0;
+            retriable = true;
+            records = null; // Connect polls again; under poll boundaries it commits what is open first
         } catch (ConnectException e) {
             failure = "poll() failed permanently: " + e.getMessage() + (e.getCause() == null ? "" : " (cause: " + e.getCause() + ")");
+            return;
         } catch (RuntimeException | InterruptedException e) {
             failure = "poll() threw " + e;
+            return;
+        }
+        if (retriable || records != null && !records.isEmpty()) {
+            emptyPolls = 0;
+        } else {
+            emptyPolls++;
+        }
+        if (TRACE && records != null) {
+            records.forEach(r -> System.out.println("TRACE polled " + SimulatedTransactions.describe(r)));
+        }
+        if (exactlyOnce != null) {
+            afterExactlyOnce(exactlyOnce.polled(task, records));
+            return;
+        }
+        if (records == null) {
+            return;
+        }
+        for (SourceRecord record : records) {
+            Submitted entry = new Submitted(record);
+            submitted.addLast(entry);
+            bySubmission.put(record, entry);
+            kafka.send(record);
+            stats.count("records");
+        }
+    }
+
+    /** What the exactly-once worker decided: a task that failed is stopped and started again, a dead worker's task dropped. */
+    private void afterExactlyOnce(ExactlyOnceWorker.Verdict verdict) {
+        if (exactlyOnce.broken() != null && failure == null) {
+            failure = "TRANSACTION_CONTRACT: transaction.boundary=connector: " + exactlyOnce.broken();
+            return;
+        }
+        switch (verdict) {
+            case GOES_ON -> { }
+            case TASK_FAILED -> {
+                exactlyOnce.taskGone();
+                task.stop();
+                task = null;
+                start(config);
+            }
+            case WORKER_DIED -> {
+                exactlyOnce.taskGone();
+                task = null;
+                start(config);
+            }
         }
     }
 
@@ -149,26 +178,25 @@ final class SimulatedConnect {
         }
     }
 
+    /**
+     * Kafka acknowledged {@code record}. Connect's exactly-once task only notes it: the task hears of its records when
+     * their transaction commits.
+     */
     private void acknowledged(SourceRecord record) {
         Submitted entry = bySubmission.remove(record);
         if (entry == null) {
             return;
         }
-        if (acknowledgesAtCommit && transactions.isOpen(record)) {
-            heldUntilCommit.put(record, entry);
-            return;
-        }
-        release(entry);
-    }
-
-    private void release(Submitted entry) {
         entry.acknowledged = true;
         task.commitRecord(entry.record, null);
     }
 
-    /** Connect's periodic offset commit; {@code fails}: the offset store write fails. */
+    /**
+     * Connect's periodic offset commit; {@code fails}: the offset store write fails. An exactly-once task has none:
+     * its offsets are written inside its transactions.
+     */
     void flush(boolean fails) {
-        if (failure != null) {
+        if (failure != null || exactlyOnce != null) {
             return;
         }
         stats.count("offset flushes");
@@ -192,28 +220,53 @@ final class SimulatedConnect {
         }
     }
 
-    /** The worker dies: no stop(), unacknowledged records kept or lost by the seed. */
+    /**
+     * The worker dies: no stop(); unacknowledged records kept or lost by the seed (exactly-once: the open
+     * transaction aborts).
+     */
     void kill() {
-        kafka.crash();
-        transactions.aborted();
-        heldUntilCommit.clear();
+        if (exactlyOnce != null) {
+            exactlyOnce.taskGone();
+        } else {
+            kafka.crash();
+        }
         submitted.clear();
         bySubmission.clear();
         task = null;
     }
 
-    /** A clean stop: everything in flight acknowledged, a last flush, stop(). */
+    /**
+     * A clean stop: everything in flight acknowledged and a last flush, or under exactly-once the final commit Connect
+     * makes; then stop().
+     */
     void stopCleanly() {
-        acknowledgeAll();
-        flush(false);
+        if (exactlyOnce != null && failure == null && task != null) {
+            ExactlyOnceWorker.Verdict verdict = exactlyOnce.stopping(task);
+            exactlyOnce.taskGone();
+            if (verdict == ExactlyOnceWorker.Verdict.WORKER_DIED) {
+                task = null; // died in that commit: no stop()
+                return;
+            }
+        } else {
+            acknowledgeAll();
+            flush(false);
+        }
         if (task != null) {
             task.stop();
         }
-        transactions.aborted();
-        heldUntilCommit.clear();
         submitted.clear();
         bySubmission.clear();
         task = null;
+    }
+
+    /** The exactly-once worker is to die at its next commit; see {@link ExactlyOnceWorker#dieAtNextCommit}. */
+    void dieAtNextCommit(ExactlyOnceWorker.Death death) {
+        exactlyOnce.dieAtNextCommit(death);
+    }
+
+    /** A newer generation of the task fences the exactly-once worker's producer. */
+    void fence() {
+        exactlyOnce.fence();
     }
 
     String failure() {
@@ -224,13 +277,9 @@ final class SimulatedConnect {
         return emptyPolls;
     }
 
-    /** The Kafka transactions the task asked Connect to commit. */
-    long transactionsCommitted() {
-        return transactions.committed();
-    }
-
+    /** Records sent and not acknowledged, and under exactly-once those of the open transaction. */
     int inFlight() {
-        return kafka.pending();
+        return kafka.pending() + (exactlyOnce == null ? 0 : exactlyOnce.inFlight());
     }
 
     Map<String, Object> committedOffset() {
@@ -271,7 +320,7 @@ final class SimulatedConnect {
 
         @Override
         public org.apache.kafka.connect.source.TransactionContext transactionContext() {
-            return acknowledgesAtCommit ? transactions : null;
+            return exactlyOnce == null ? null : exactlyOnce.context();
         }
 
         @Override

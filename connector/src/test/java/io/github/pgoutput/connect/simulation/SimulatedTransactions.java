@@ -14,117 +14,153 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.TransactionContext;
 
 /**
- * The model of Connect's transaction context under {@code transaction.boundary=connector}: the task asks for commits
- * after records; the records handed to the producer since the last commit form the open Kafka transaction, which
- * stays open across polls and across retriable poll failures, and is aborted when the worker dies or the task stops.
+ * The model of Connect's transaction context under {@code transaction.boundary=connector}: the task asks for a commit
+ * or an abort after a record, or after the whole batch of a poll; {@link ExactlyOnceWorker} carries the requests out as
+ * it dispatches the poll's records (Connect's {@code WorkerTransactionContext} and its
+ * {@code TransactionBoundaryManager}).
  *
- * <p>What must hold, checked as each poll's records are handed over: every transaction the task commits holds the
- * records of exactly one delivery, the last of them the one carrying the offset after the delivery (a heartbeat is
- * a transaction of its own); every record carrying such an offset is committed on; a commit is requested only for a
- * record handed over in the same poll.
+ * <p>What the task promises (docs/exactly-once.md), checked here: every Kafka transaction it commits holds whole units,
+ * at most {@code transaction.batch.max.deliveries} of them, a unit being a delivery (its records on every topic, the
+ * last one carrying the offset after the delivery), a heartbeat, or an incremental snapshot's chunk rows; a delivery is
+ * never split across transactions nor interleaved with another unit; after a poll the open transaction holds no
+ * finished delivery or heartbeat (nothing finished waits for later traffic); a commit is requested only for a record
+ * handed over in the same poll.
  */
 final class SimulatedTransactions implements TransactionContext {
 
-    private final Set<SourceRecord> requested = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final List<SourceRecord> open = new ArrayList<>();
-    private final Set<SourceRecord> openSet = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** The records of the transactions committed since the last {@link #drainCommitted()}. */
-    private final List<SourceRecord> committedRecords = new ArrayList<>();
-    private long committed;
+    private final Set<SourceRecord> commitOn = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<SourceRecord> abortOn = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final int maxUnits;
+    private boolean commitBatch;
+    private boolean abortBatch;
+
+    /** @param maxUnits {@code transaction.batch.max.deliveries} */
+    SimulatedTransactions(int maxUnits) {
+        this.maxUnits = maxUnits;
+    }
 
     @Override
     public void commitTransaction() {
-        throw new AssertionError("the task commits after records, never a whole batch");
+        commitBatch = true;
     }
 
     @Override
     public void commitTransaction(SourceRecord record) {
-        requested.add(Objects.requireNonNull(record));
+        commitOn.add(Objects.requireNonNull(record));
     }
 
     @Override
     public void abortTransaction() {
-        throw new AssertionError("the task never aborts a transaction");
+        abortBatch = true;
     }
 
     @Override
     public void abortTransaction(SourceRecord record) {
-        throw new AssertionError("the task never aborts a transaction");
+        abortOn.add(Objects.requireNonNull(record));
     }
 
-    /** A poll's records go to the producer; returns the first broken rule, or null. */
-    String handedOver(List<SourceRecord> records) {
+    /** Whether the task asked for a commit right after {@code record}; the request is used up. */
+    boolean commitRequestedOn(SourceRecord record) {
+        return commitOn.remove(record);
+    }
+
+    /** Whether the task asked for an abort right after {@code record}; the request is used up. */
+    boolean abortRequestedOn(SourceRecord record) {
+        return abortOn.remove(record);
+    }
+
+    /** Whether the task asked for a commit after the whole batch; the request is used up. */
+    boolean batchCommitRequested() {
+        boolean requested = commitBatch;
+        commitBatch = false;
+        return requested;
+    }
+
+    /** Whether the task asked for an abort after the whole batch; the request is used up. */
+    boolean batchAbortRequested() {
+        boolean requested = abortBatch;
+        abortBatch = false;
+        return requested;
+    }
+
+    /** The worker died or the task stopped: requests for records never dispatched are forgotten. */
+    void forget() {
+        commitOn.clear();
+        abortOn.clear();
+        commitBatch = false;
+        abortBatch = false;
+    }
+
+    /** The first broken rule of the transaction about to be committed with {@code records}, or null. */
+    String checkCommitted(List<SourceRecord> records) {
+        List<List<SourceRecord>> units = units(records);
+        for (List<SourceRecord> unit : units) {
+            SourceRecord last = unit.get(unit.size() - 1);
+            if (unitOf(last).startsWith("delivery") && !endsDelivery(last)) {
+                return "a Kafka transaction is committed with part of a delivery (" + unit.size() + " of its records, the last "
+                        + describe(last) + ")";
+            }
+        }
+        if (units.size() > maxUnits) {
+            return "a Kafka transaction holds " + units.size() + " deliveries, heartbeats or chunks, more than"
+                    + " transaction.batch.max.deliveries=" + maxUnits + ": " + describe(records.get(0)) + " ... " + describe(records.get(records.size() - 1));
+        }
+        return null;
+    }
+
+    /** The first broken rule once a poll's records are dispatched, {@code open} being the open transaction's, or null. */
+    String checkPollEnd(List<SourceRecord> open) {
+        if (!commitOn.isEmpty() || !abortOn.isEmpty()) {
+            String unsent = describe((commitOn.isEmpty() ? abortOn : commitOn).iterator().next());
+            forget();
+            return "a commit or abort requested on a record not handed over in that poll: " + unsent;
+        }
+        for (SourceRecord record : open) {
+            String unit = unitOf(record);
+            if (unit.equals("heartbeat") || unit.startsWith("delivery") && endsDelivery(record)) {
+                return "a finished " + (unit.equals("heartbeat") ? "heartbeat" : "delivery") + " waits in the open Kafka transaction"
+                        + " for a later poll: " + describe(record);
+            }
+        }
+        return null;
+    }
+
+    /** {@code records} cut into units: runs of one delivery, of chunk rows, and single heartbeats. */
+    private static List<List<SourceRecord>> units(List<SourceRecord> records) {
+        List<List<SourceRecord>> units = new ArrayList<>();
+        String previous = null;
         for (SourceRecord record : records) {
-            open.add(record);
-            openSet.add(record);
-            boolean endsDelivery = !SourceOffsets.decode(record.sourceOffset()).isInsideDelivery();
-            boolean commit = requested.remove(record);
-            if (endsDelivery != commit) {
-                return (commit ? "a commit requested on a record inside a delivery: " : "the record ending a delivery is not committed on: ")
-                        + describe(record);
+            String unit = unitOf(record);
+            if (!unit.equals(previous) || unit.equals("heartbeat")) {
+                units.add(new ArrayList<>());
             }
-            if (commit) {
-                String broken = oneDelivery(open);
-                if (broken != null) {
-                    return broken;
-                }
-                committedRecords.addAll(open);
-                open.clear();
-                openSet.clear();
-                committed++;
-            }
+            units.get(units.size() - 1).add(record);
+            previous = unit;
         }
-        if (!requested.isEmpty()) {
-            String unsent = describe(requested.iterator().next());
-            requested.clear();
-            return "a commit requested on a record not handed over in that poll: " + unsent;
+        return units;
+    }
+
+    /** What {@code record} belongs to: a delivery (by its end LSN and outcome), a snapshot chunk, or a heartbeat. */
+    static String unitOf(SourceRecord record) {
+        if (isSnapshot(record)) {
+            return "snapshot";
         }
-        return null;
+        String commitLsn = SimulatedKafka.header(record, LifecycleHeaders.COMMIT_LSN);
+        return commitLsn == null ? "heartbeat" : "delivery " + commitLsn + " " + SimulatedKafka.header(record, LifecycleHeaders.OUTCOME);
     }
 
-    /** The worker dies or the task stops: the open transaction is aborted, requests for unsent records forgotten. */
-    void aborted() {
-        open.clear();
-        openSet.clear();
-        committedRecords.clear();
-        requested.clear();
+    static boolean isSnapshot(SourceRecord record) {
+        return "true".equals(SimulatedKafka.header(record, LifecycleHeaders.SNAPSHOT));
     }
 
-    /** Whether {@code record} is in the open transaction (handed over, its transaction not committed). */
-    boolean isOpen(SourceRecord record) {
-        return openSet.contains(record);
+    private static boolean endsDelivery(SourceRecord record) {
+        return !SourceOffsets.decode(record.sourceOffset()).isInsideDelivery();
     }
 
-    /** The records of the transactions committed since the last call. */
-    List<SourceRecord> drainCommitted() {
-        List<SourceRecord> drained = List.copyOf(committedRecords);
-        committedRecords.clear();
-        return drained;
-    }
-
-    long committed() {
-        return committed;
-    }
-
-    private static String oneDelivery(List<SourceRecord> transaction) {
-        SourceRecord last = transaction.get(transaction.size() - 1);
-        String xid = SimulatedKafka.header(last, LifecycleHeaders.XID);
-        if (xid == null) {
-            return transaction.size() == 1 ? null : "a heartbeat committed with " + (transaction.size() - 1) + " other records: " + describe(last);
-        }
-        for (SourceRecord record : transaction) {
-            if (!Objects.equals(xid, SimulatedKafka.header(record, LifecycleHeaders.XID))
-                    || !Objects.equals(SimulatedKafka.header(last, LifecycleHeaders.COMMIT_LSN), SimulatedKafka.header(record, LifecycleHeaders.COMMIT_LSN))
-                    || !Objects.equals(SimulatedKafka.header(last, LifecycleHeaders.OUTCOME), SimulatedKafka.header(record, LifecycleHeaders.OUTCOME))) {
-                return "one Kafka transaction holds records of two deliveries: " + describe(record) + " and " + describe(last);
-            }
-        }
-        return null;
-    }
-
-    private static String describe(SourceRecord record) {
+    static String describe(SourceRecord record) {
         return record.topic() + " xid=" + SimulatedKafka.header(record, LifecycleHeaders.XID) + " commit_lsn="
                 + SimulatedKafka.header(record, LifecycleHeaders.COMMIT_LSN) + " outcome=" + SimulatedKafka.header(record, LifecycleHeaders.OUTCOME)
-                + " order=" + SimulatedKafka.header(record, LifecycleHeaders.TX_ORDER) + " offset=" + record.sourceOffset();
+                + " order=" + SimulatedKafka.header(record, LifecycleHeaders.TX_ORDER) + " lsn=" + SimulatedKafka.header(record, LifecycleHeaders.LSN)
+                + " offset=" + record.sourceOffset();
     }
 }

@@ -21,7 +21,8 @@ import io.github.pgoutput.pgoutput.Lsn;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * What must hold after a run, derived from the WAL history alone (never from what the task did):
+ * What must hold after a run, derived from the WAL history alone (never from what the task did), of what a
+ * {@code read_committed} consumer reads ({@link SimulatedKafka#logs()}: without exactly-once, every record written):
  * <ul>
  *   <li>every committed change of a table every configuration captures (and every logical message, when enabled)
  *       is in Kafka, and per topic in the order PostgreSQL sends them: the expected sequence is a subsequence of the
@@ -29,7 +30,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  *   <li>no change of an aborted transaction or rolled-back savepoint is in Kafka; a rolled-back prepared
  *       transaction's changes only with {@code pg.outcome=PREPARED};</li>
  *   <li>every GID seen as PREPARED has its outcome on the transaction topic, and the right one;</li>
- *   <li>at every declareDurable, everything PostgreSQL would not send again from that LSN is acknowledged.</li>
+ *   <li>at every declareDurable, everything PostgreSQL would not send again from that LSN is acknowledged (under
+ *       exactly-once: in a committed transaction).</li>
  * </ul>
  * Records are matched to the history by topic and {@code pg.lsn} (a change's WAL record; unique per topic).
  */
@@ -92,7 +94,7 @@ final class SimulationOracle {
         Map<String, Set<String>> inKafka = lsnsByTopic(kafka);
         for (Expected expected : expected(twoPhaseAt)) {
             if (expected.sentAt().isBefore(confirmed) && !inKafka.getOrDefault(expected.topic(), Set.of()).contains(expected.lsn())) {
-                return "confirmed " + confirmed + " passes a record Kafka has not acknowledged: " + expected.what() + " (topic "
+                return "confirmed " + confirmed + " passes a record a read_committed consumer cannot read: " + expected.what() + " (topic "
                         + expected.topic() + ", sent at " + expected.sentAt() + ")";
             }
         }

@@ -1,5 +1,6 @@
 package io.github.pgoutput.connect.simulation;
 
+import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.record.LifecycleHeaders;
 
 import java.io.IOException;
@@ -80,13 +81,21 @@ final class SimulationRun {
         Set<Long> lossAtRead = new HashSet<>();
         Set<Long> spillFailAt = new HashSet<>();
         Set<Long> flushFailAt = new HashSet<>();
+        Set<Long> commitFailAt = new HashSet<>();
+        Set<Long> commitInDoubtAt = new HashSet<>();
         Map<Long, Fault> restarts = new HashMap<>();
+        Map<Long, Fault> workerFaults = new HashMap<>();
+        boolean exactlyOnce = script.exactlyOnce() != null;
         for (Fault fault : script.faults()) {
             switch (fault.kind()) {
                 case CONNECTION_LOSS -> lossAtRead.add(fault.at());
                 case SPILL_IO_ERROR -> spillFailAt.add(fault.at());
-                case FLUSH_FAILURE -> flushFailAt.add(fault.at());
+                // Under exactly-once the offsets are written inside the transactions: the commit fails instead.
+                case FLUSH_FAILURE -> (exactlyOnce ? commitFailAt : flushFailAt).add(fault.at());
+                case COMMIT_FAILURE -> commitFailAt.add(fault.at());
+                case COMMIT_IN_DOUBT -> commitInDoubtAt.add(fault.at());
                 case TASK_KILL, TASK_RESTART -> restarts.putIfAbsent(fault.at(), fault);
+                case KILL_BEFORE_COMMIT, KILL_AFTER_COMMIT, PRODUCER_FENCED -> workerFaults.putIfAbsent(fault.at(), fault);
             }
         }
         SimulatedClock clock = new SimulatedClock();
@@ -99,8 +108,12 @@ final class SimulationRun {
                 violations.add("CONFIRMED_PAST_UNACKNOWLEDGED: " + problem);
             }
         }, stats);
-        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory,
-                script.acknowledgesAtCommit());
+        // The offset topic: what a new task reads through its OffsetStorageReader.
+        Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
+        ExactlyOnceOracle emittedAgain = new ExactlyOnceOracle();
+        SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory, offsets,
+                exactlyOnce ? exactlyOnceWorker(script.exactlyOnce(), kafka, offsets, stats, commitFailAt, commitInDoubtAt) : null,
+                script.extraProps());
         SimulationConfig config = script.config();
         boolean metadataAlways = config.metadata();
         boolean stageUsed = config.stage();
@@ -112,6 +125,9 @@ final class SimulationRun {
         for (long step = 1; step <= mainSteps && connect.failure() == null; step++) {
             Fault restart = restarts.get(step);
             if (restart != null) {
+                if (SimulatedConnect.TRACE) {
+                    System.out.println("TRACE fault " + restart.describe());
+                }
                 stats.fault(restart.kind().name());
                 if (restart.kind() == FaultKind.TASK_KILL) {
                     connect.kill();
@@ -121,10 +137,21 @@ final class SimulationRun {
                 if (restart.change() != null && config.allows(restart.change())) {
                     config = config.with(restart.change());
                     stats.fault("CONFIG_CHANGE_" + restart.change());
+                    // The delivery the offset stands inside is numbered anew: it comes again whole, by design.
+                    offsets.values().stream().map(SourceOffsets::decode).filter(SourceOffsets.Position::isInsideDelivery)
+                            .map(SourceOffsets.Position::txEndLsn).filter(java.util.Objects::nonNull).forEach(emittedAgain::emittedAgain);
                 }
                 metadataAlways &= config.metadata();
                 stageUsed |= config.stage();
                 connect.start(config);
+            }
+            Fault workerFault = workerFaults.get(step);
+            if (workerFault != null) {
+                switch (workerFault.kind()) {
+                    case KILL_BEFORE_COMMIT -> connect.dieAtNextCommit(ExactlyOnceWorker.Death.BEFORE_COMMIT);
+                    case KILL_AFTER_COMMIT -> connect.dieAtNextCommit(ExactlyOnceWorker.Death.AFTER_COMMIT);
+                    default -> connect.fence();
+                }
             }
             connect.poll();
             clock.advance(1 + random.nextInt(50));
@@ -142,6 +169,8 @@ final class SimulationRun {
         // Quiesce: no more faults; every acknowledgement arrives, until the server has sent everything and the task idles.
         lossAtRead.clear();
         spillFailAt.clear();
+        commitFailAt.clear();
+        commitInDoubtAt.clear();
         boolean quiet = false;
         for (int step = 0; step < QUIESCE_STEPS && connect.failure() == null; step++) {
             connect.poll();
@@ -155,13 +184,18 @@ final class SimulationRun {
             }
         }
         connect.flush(false);
-        if (connect.failure() != null) {
+        if (connect.failure() != null && connect.failure().startsWith("TRANSACTION_CONTRACT:")) {
+            violations.add(connect.failure());
+        } else if (connect.failure() != null) {
             violations.add("TASK_FAILED: " + connect.failure());
         } else if (!quiet) {
             violations.add("NOT_QUIESCED: the task did not catch up within " + QUIESCE_STEPS + " polls after the faults");
         }
         if (connect.failure() == null) {
             violations.addAll(oracle.check(kafka, server[0].twoPhaseAt(), stageUsed && metadataAlways));
+            if (exactlyOnce) {
+                violations.addAll(emittedAgain.check(kafka, wal, server[0].twoPhaseAt()));
+            }
         }
         if (Boolean.getBoolean("simulation.dump")) {
             kafka.logs().forEach((topic, records) -> records.forEach(r -> System.out.println(topic + " lsn=" + SimulatedKafka.header(r, LifecycleHeaders.LSN)
@@ -170,8 +204,17 @@ final class SimulationRun {
         }
         stats.add("transactions", script.history().items().stream().filter(i -> i != null && i.isTransaction()).count());
         stats.add("sessions", server[0].sessions());
-        stats.add("kafka transactions committed", connect.transactionsCommitted());
+        stats.add("kafka transactions committed", kafka.transactionsCommitted());
+        stats.add("kafka transactions aborted", kafka.transactionsAborted());
+        stats.add("records invisible to read_committed", kafka.invisibleRecords());
         return new Result(script, violations, stats);
+    }
+
+    private static ExactlyOnceWorker exactlyOnceWorker(SimulationScript.ExactlyOnce settings, SimulatedKafka kafka,
+                                                       Map<Map<String, ?>, Map<String, Object>> offsets, SimulationStats stats,
+                                                       Set<Long> commitFailAt, Set<Long> commitInDoubtAt) {
+        SimulatedTransactions context = settings.connectorBoundary() ? new SimulatedTransactions(settings.batchDeliveries()) : null;
+        return new ExactlyOnceWorker(kafka, offsets, context, stats, commitFailAt, commitInDoubtAt);
     }
 
     private static void delete(Path directory) {

@@ -1,16 +1,26 @@
 package io.github.pgoutput.connect.simulation;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Everything one run does, drawn from one seed: the initial configuration, the WAL history and the faults. The
- * Connect runtime's own choices (acknowledgement order, what an unacknowledged record becomes at a crash) come
- * from the seed too, as the run goes. What a failing seed prints, and what the shrinker makes smaller. Immutable.
+ * Everything one run does, drawn from one seed: the initial configuration, the WAL history and the faults; and, for
+ * the runs that have them, Connect's exactly-once task and incremental snapshots. The Connect runtime's own choices
+ * (acknowledgement order, what an unacknowledged record becomes at a crash) come from the seed too, as the run goes.
+ * What a failing seed prints, and what the shrinker makes smaller. Immutable.
+ *
+ * <p>Why the exactly-once and snapshot dimensions are drawn from random streams of their own ({@link #derived}):
+ * {@link #draw} must go on drawing for every seed the script it drew before they existed, so that the regression seeds
+ * of {@code TaskSimulationTest} still name the scripts that found their loss paths. A seed's exactly-once or snapshot
+ * run is its plain script with the new dimensions added.
+ *
+ * @param exactlyOnce Connect's exactly-once source task, or null for a worker without exactly-once support
  */
 record SimulationScript(long seed, SimulationConfig config, SimulationHistory history, List<Fault> faults,
-                        boolean acknowledgesAtCommit) {
+                        ExactlyOnce exactlyOnce) {
 
     enum FaultKind {
         /** The scripted stream throws ReplicationConnectionLostException at read call number {@code at}. */
@@ -22,7 +32,21 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
         /** The offset flush number {@code at} fails: nothing is written, commit() is not called. */
         FLUSH_FAILURE,
         /** Spill operation number {@code at} fails with an I/O error. */
-        SPILL_IO_ERROR
+        SPILL_IO_ERROR,
+        /**
+         * Exactly-once: Kafka transaction commit number {@code at} fails (the offsets write or the producer's commit):
+         * the transaction aborts, the task fails, Connect stops it and it is started again. A {@link #FLUSH_FAILURE} of
+         * the plain script means the same under exactly-once, where no offset flush is separate from the transactions.
+         */
+        COMMIT_FAILURE,
+        /** Exactly-once: commit number {@code at} reaches the broker but fails at the worker (records and offsets visible). */
+        COMMIT_IN_DOUBT,
+        /** Exactly-once: the worker dies at the first commit from step {@code at} on, before the broker commits it. */
+        KILL_BEFORE_COMMIT,
+        /** Exactly-once: the worker dies at the first commit from step {@code at} on, right after the broker committed it. */
+        KILL_AFTER_COMMIT,
+        /** Exactly-once: at step {@code at} a newer generation of the task fences the producer. */
+        PRODUCER_FENCED
     }
 
     /** One fault; a kill or restart may bring a configuration change ({@code change} null: none). */
@@ -34,9 +58,66 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
                 case TASK_RESTART -> "step " + at + ": task stopped cleanly and restarted";
                 case FLUSH_FAILURE -> "offset flush #" + at + " fails";
                 case SPILL_IO_ERROR -> "spill operation #" + at + ": I/O error";
+                case COMMIT_FAILURE -> "Kafka transaction commit #" + at + " fails: the transaction aborts, the task fails and is started again";
+                case COMMIT_IN_DOUBT -> "Kafka transaction commit #" + at + " is committed by the broker but fails at the worker;"
+                        + " the task fails and is started again";
+                case KILL_BEFORE_COMMIT -> "step " + at + ": the worker dies at its next commit, before the broker commits";
+                case KILL_AFTER_COMMIT -> "step " + at + ": the worker dies at its next commit, right after the broker committed";
+                case PRODUCER_FENCED -> "step " + at + ": a newer generation of the task fences the producer";
             };
             return change == null ? where : where + ", with the configuration change " + change;
         }
+    }
+
+    /**
+     * Connect's exactly-once source task ({@code exactly.once.source.support=enabled}, {@code
+     * exactly.once.support=required}).
+     *
+     * @param connectorBoundary {@code transaction.boundary=connector}; else {@code poll}
+     * @param batchDeliveries   {@code transaction.batch.max.deliveries} (connector boundaries; 1 otherwise)
+     */
+    record ExactlyOnce(boolean connectorBoundary, int batchDeliveries) {
+
+        /** Draws the boundaries, and adds the faults of exactly-once to {@code faults} ({@code records}: the history's size). */
+        static ExactlyOnce draw(SplittableRandom random, int records, List<Fault> faults) {
+            boolean connector = random.nextBoolean();
+            int batch = connector && random.nextInt(3) == 0 ? 2 + random.nextInt(3) : 1;
+            int count = random.nextInt(4);
+            for (int i = 0; i < count; i++) {
+                int kind = random.nextInt(100);
+                FaultKind fault = kind < 25 ? FaultKind.COMMIT_FAILURE : kind < 45 ? FaultKind.COMMIT_IN_DOUBT
+                        : kind < 65 ? FaultKind.KILL_BEFORE_COMMIT : kind < 85 ? FaultKind.KILL_AFTER_COMMIT : FaultKind.PRODUCER_FENCED;
+                boolean byCommit = fault == FaultKind.COMMIT_FAILURE || fault == FaultKind.COMMIT_IN_DOUBT;
+                faults.add(new Fault(fault, 1 + random.nextInt(byCommit ? records / 2 + 5 : records * 2 + 10), null));
+            }
+            return new ExactlyOnce(connector, batch);
+        }
+
+        Map<String, String> props() {
+            Map<String, String> props = new HashMap<>();
+            props.put("exactly.once.support", "required");
+            props.put("transaction.boundary", connectorBoundary ? "connector" : "poll");
+            props.put("transaction.batch.max.deliveries", Integer.toString(batchDeliveries));
+            return props;
+        }
+
+        String describe() {
+            return "exactly-once task, transaction.boundary=" + (connectorBoundary ? "connector transaction.batch.max.deliveries="
+                    + batchDeliveries : "poll");
+        }
+    }
+
+    /** A random stream of its own for dimension {@code salt} of {@code seed}, independent of {@link #draw}'s. */
+    static SplittableRandom derived(long seed, long salt) {
+        return new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ salt);
+    }
+
+    /** The plain script of {@code seed} under Connect's exactly-once task, with its boundaries and faults. */
+    static SimulationScript drawExactlyOnce(long seed) {
+        SimulationScript plain = draw(seed);
+        List<Fault> faults = new ArrayList<>(plain.faults());
+        ExactlyOnce exactlyOnce = ExactlyOnce.draw(derived(seed, 0xE05L), plain.history().order().size(), faults);
+        return new SimulationScript(seed, plain.config(), plain.history(), List.copyOf(faults), exactlyOnce);
     }
 
     static SimulationScript draw(long seed) {
@@ -64,30 +145,29 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
                 faults.add(new Fault(FaultKind.SPILL_IO_ERROR, 1 + random.nextInt(records * 2 + 5), null));
             }
         }
-        return new SimulationScript(seed, config, history, faults, false);
-    }
-
-    /**
-     * The same script under Connect's exactly-once task: {@code commitRecord} (and a record's offset) only once the
-     * Kafka transaction holding it is committed, transactions being the task's own (one per delivery).
-     */
-    SimulationScript acknowledgingAtCommit() {
-        return new SimulationScript(seed, config, history, faults, true);
+        return new SimulationScript(seed, config, history, faults, null);
     }
 
     SimulationScript withFaults(List<Fault> fewer) {
-        return new SimulationScript(seed, config, history, List.copyOf(fewer), acknowledgesAtCommit);
+        return new SimulationScript(seed, config, history, List.copyOf(fewer), exactlyOnce);
     }
 
     SimulationScript withHistory(SimulationHistory smaller) {
-        return new SimulationScript(seed, config, smaller, faults, acknowledgesAtCommit);
+        return new SimulationScript(seed, config, smaller, faults, exactlyOnce);
+    }
+
+    /** The connector properties the run adds to its configuration's. */
+    Map<String, String> extraProps() {
+        return exactlyOnce == null ? Map.of() : exactlyOnce.props();
     }
 
     String describe() {
         StringBuilder out = new StringBuilder();
         out.append("  seed ").append(seed).append(" (replay: -Dsimulation.seed=").append(seed).append(")\n");
-        out.append("  configuration: ").append(config.describe())
-                .append(acknowledgesAtCommit ? " (exactly-once: acknowledged at transaction commit)" : "").append('\n');
+        out.append("  configuration: ").append(config.describe()).append('\n');
+        if (exactlyOnce != null) {
+            out.append("  ").append(exactlyOnce.describe()).append('\n');
+        }
         out.append("  WAL history (").append(history.presentIds().size()).append(" items):\n").append(history.describe());
         out.append("  faults (").append(faults.size()).append("):\n");
         for (Fault fault : faults) {
