@@ -198,8 +198,9 @@ final class DeliveryEmitter {
                 finish(out);
                 continue;
             }
-            if (incremental != null) {
-                incremental.observe(event, current);
+            if (incremental != null && incremental.observe(event, current)) {
+                // The signal lives in the offsets of the records built from now on, and this delivery may have none.
+                tracker.carriesOffsetState(unit);
             }
             if (skipped) {
                 // Wholly in the rows of the resumed snapshot as read; numbered the same way after every restart, since
