@@ -339,7 +339,7 @@ final class DeliveryEmitter {
         unit = null;
         lastRecord = null;
         if (incremental != null) {
-            incremental.delivered(delivery);
+            incremental.delivered(delivery, skip == Long.MAX_VALUE);
         }
         if (toast != null) {
             toast.delivered(delivery);

@@ -101,9 +101,9 @@ public final class IncrementalSnapshotter implements AutoCloseable {
         return snapshot.observe(event, delivery);
     }
 
-    /** Called when a delivery has been emitted whole. */
-    void delivered(Delivery delivery) {
-        snapshot.delivered(delivery);
+    /** Called when a delivery has been emitted whole; see {@link IncrementalSnapshot#delivered}. */
+    void delivered(Delivery delivery, boolean replayed) {
+        snapshot.delivered(delivery, replayed);
     }
 
     /**

@@ -455,6 +455,29 @@ class IncrementalSnapshotterTest {
     }
 
     @Test
+    void aPreparedDeliverySentAgainAfterItsOutcomeWasDeliveredHoldsNoChunkBack() {
+        ScriptedTable table = new ScriptedTable(2);
+        IncrementalSnapshotter snapshotter = snapshotter(table, 5, null);
+        PgOutputMessage[] prepared = {
+            new PgOutputMessage.BeginPrepare(Lsn.of(0x6000), Lsn.of(0x6020), java.time.Instant.parse("2026-01-02T03:04:05Z"), Xid.of(11), "g1"),
+            order(100),
+            new PgOutputMessage.Prepare(0, Lsn.of(0x6000), Lsn.of(0x6020), java.time.Instant.parse("2026-01-02T03:04:05Z"), Xid.of(11), "g1")};
+        // Its outcome was delivered before the reconnect (the position is past it); this session sends it again, then fails.
+        Position pastTheOutcome = Position.afterDelivery(Lsn.of(0x7020));
+        drain(emitter(snapshotter, pastTheOutcome, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION}, prepared)),
+                snapshotter, 100, 3);
+        snapshotter.abandoned();
+        // The next session starts past the outcome, which never comes again.
+        DeliveryEmitter next = emitter(snapshotter, pastTheOutcome, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION},
+                transaction(10, 0x8000, signal("s1", "execute-snapshot", EXECUTE)), transaction(12, 0x9000, order(200))));
+
+        List<SourceRecord> records = drain(next, snapshotter, 100, 6);
+
+        assertThat(records).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals", "r1:incremental", "r2:incremental",
+                "c200@orders");
+    }
+
+    @Test
     void aSignalWhoseTransactionHasNoRecordIsNotConfirmedBeforeAnOffsetSayingWhatItDidIsCommitted() {
         ScriptedTable table = new ScriptedTable(0);
         IncrementalSnapshotter snapshotter = snapshotter(table, 5, null);

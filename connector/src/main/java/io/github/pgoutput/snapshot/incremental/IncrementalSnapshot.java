@@ -229,10 +229,14 @@ public final class IncrementalSnapshot implements AutoCloseable {
         publishState();
     }
 
-    /** Called when a delivery has been emitted whole: remembers its transaction for the visibility check. */
-    public void delivered(Delivery delivery) {
+    /**
+     * Called when a delivery has been emitted whole: remembers its transaction for the visibility check.
+     *
+     * @param replayed whether it was all in Kafka already (PostgreSQL sent it again after a reconnect)
+     */
+    public void delivered(Delivery delivery, boolean replayed) {
         signals.delivered();
-        deliveredTransactions.delivered(delivery);
+        deliveredTransactions.delivered(delivery, replayed);
     }
 
     /**
