@@ -329,7 +329,11 @@ final class DeliveryEmitter {
         flushHeld(out, true);
         tracker.ended(unit, end);
         lastCompletedEnd = Lsn.max(lastCompletedEnd, end);
-        position = Position.afterDelivery(lastCompletedEnd);
+        if (skip != Long.MAX_VALUE) {
+            // A delivery all in Kafka already (sent again after a reconnect) leaves the position where it stands: it
+            // may stand inside a later delivery, whose records emitted so far must go on being skipped when it comes.
+            position = Position.afterDelivery(lastCompletedEnd);
+        }
         if (resumedSnapshot != null && !lastCompletedEnd.isBefore(resumedSnapshot.until())) {
             close();
         }
