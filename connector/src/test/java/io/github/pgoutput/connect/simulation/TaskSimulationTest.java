@@ -185,10 +185,12 @@ class TaskSimulationTest {
         Path summary = Path.of("target", summaryFile);
         Files.createDirectories(summary.getParent());
         Files.writeString(summary, String.format("seeds=%d%nseconds=%.1f%ntransactions=%d%nruns=%d%nfaults=%d%nfaults_by_kind=%s%n"
-                        + "kafka_transactions_committed=%d%nkafka_transactions_aborted=%d%nviolations=%d%nviolations_by_kind=%s%n",
+                        + "kafka_transactions_committed=%d%nkafka_transactions_aborted=%d%nsignals_committed=%d%nsnapshot_chunks_read=%d%n"
+                        + "snapshot_rows_read=%d%nsnapshot_records=%d%nviolations=%d%nviolations_by_kind=%s%n",
                 seeds.size(), seconds, totals.counter("transactions"), seeds.size(), totals.faultsTotal(), totals.faults(),
-                totals.counter("kafka transactions committed"), totals.counter("kafka transactions aborted"), failing,
-                summarize(failingByKind)) + "\n" + text);
+                totals.counter("kafka transactions committed"), totals.counter("kafka transactions aborted"), totals.counter("signals committed"),
+                totals.counter("snapshot chunks read"), totals.counter("snapshot rows read"), totals.counter("snapshot records read_committed"),
+                failing, summarize(failingByKind)) + "\n" + text);
         assertThat(failingByKind).as(text).isEmpty();
     }
 
