@@ -198,8 +198,9 @@ final class DeliveryEmitter {
                 finish(out);
                 continue;
             }
-            if (incremental != null) {
-                incremental.observe(event, current);
+            if (incremental != null && incremental.observe(event, current)) {
+                // The signal lives in the offsets of the records built from now on, and this delivery may have none.
+                tracker.carriesOffsetState(unit);
             }
             if (skipped) {
                 // Wholly in the rows of the resumed snapshot as read; numbered the same way after every restart, since
@@ -328,7 +329,11 @@ final class DeliveryEmitter {
         flushHeld(out, true);
         tracker.ended(unit, end);
         lastCompletedEnd = Lsn.max(lastCompletedEnd, end);
-        position = Position.afterDelivery(lastCompletedEnd);
+        if (skip != Long.MAX_VALUE) {
+            // A delivery all in Kafka already (sent again after a reconnect) leaves the position where it stands: it
+            // may stand inside a later delivery, whose records emitted so far must go on being skipped when it comes.
+            position = Position.afterDelivery(lastCompletedEnd);
+        }
         if (resumedSnapshot != null && !lastCompletedEnd.isBefore(resumedSnapshot.until())) {
             close();
         }
@@ -338,7 +343,7 @@ final class DeliveryEmitter {
         unit = null;
         lastRecord = null;
         if (incremental != null) {
-            incremental.delivered(delivery);
+            incremental.delivered(delivery, skip == Long.MAX_VALUE);
         }
         if (toast != null) {
             toast.delivered(delivery);

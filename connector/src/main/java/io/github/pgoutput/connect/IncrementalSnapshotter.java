@@ -97,13 +97,13 @@ public final class IncrementalSnapshotter implements AutoCloseable {
     }
 
     /** Called for every change of the delivery being emitted; see {@link IncrementalSnapshot#observe}. */
-    void observe(ChangeEvent event, Delivery delivery) {
-        snapshot.observe(event, delivery);
+    boolean observe(ChangeEvent event, Delivery delivery) {
+        return snapshot.observe(event, delivery);
     }
 
-    /** Called when a delivery has been emitted whole. */
-    void delivered(Delivery delivery) {
-        snapshot.delivered(delivery);
+    /** Called when a delivery has been emitted whole; see {@link IncrementalSnapshot#delivered}. */
+    void delivered(Delivery delivery, boolean replayed) {
+        snapshot.delivered(delivery, replayed);
     }
 
     /**

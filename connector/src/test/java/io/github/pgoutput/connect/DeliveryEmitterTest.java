@@ -104,6 +104,17 @@ class DeliveryEmitterTest {
     }
 
     @Test
+    void aDeliverySentAgainBeforeTheOneInProgressLeavesThePositionInsideIt() {
+        // Resumed inside xid 11 after its first record; PostgreSQL sends xid 10 (all in Kafka) again first.
+        Position inside = Position.insideDelivery(Lsn.of(0x5020), Lsn.of(0x6000), Lsn.of(0x6020), 1, NUMBERING);
+        Emitted emitted = emitAll(ChangeRecordBuilder.Options.DEFAULTS, false, inside,
+                concat(new PgOutputMessage[] {T}, transaction(10, 0x5000, insert(1), insert(2))));
+
+        assertThat(emitted.records()).isEmpty();
+        assertThat(emitted.emitter().position()).as("a later session must still skip xid 11's first record").isEqualTo(inside);
+    }
+
+    @Test
     void numbersRecordsPerDeliveryAndOnlyTheLastCarriesTheOffsetAfterIt() {
         List<SourceRecord> records = emitAll(false, Position.afterDelivery(Lsn.INVALID), twoTransactions());
 

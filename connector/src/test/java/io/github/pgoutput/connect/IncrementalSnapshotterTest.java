@@ -108,12 +108,22 @@ class IncrementalSnapshotterTest {
     }
 
     private DeliveryEmitter emitter(IncrementalSnapshotter snapshotter, PgOutputMessage... messages) {
+        return emitter(snapshotter, Position.afterDelivery(Lsn.INVALID), messages);
+    }
+
+    /** An emitter of one session resumed at {@code start}. */
+    private DeliveryEmitter emitter(IncrementalSnapshotter snapshotter, Position start, PgOutputMessage... messages) {
+        return emitter(snapshotter, start, (s, t) -> true, messages);
+    }
+
+    /** An emitter of one session resumed at {@code start} that makes records of the tables {@code captured} accepts. */
+    private DeliveryEmitter emitter(IncrementalSnapshotter snapshotter, Position start, java.util.function.BiPredicate<String, String> captured,
+                                    PgOutputMessage... messages) {
         TopicNames topics = new TopicNames("p", "hb");
         ChangeRecordBuilder builder = new ChangeRecordBuilder("p", "db", "1.0", topics, new AvroNames("p"),
                 new PostgresTypeMapper(ConverterOptions.DEFAULTS), new ColumnTypes(oids -> {
                     throw new java.sql.SQLException("built-in types only: nothing to look up");
-                }), true, (s, t) -> true, MessageKeyColumns.NONE, true, ChangeRecordBuilder.Options.DEFAULTS);
-        Position start = Position.afterDelivery(Lsn.INVALID);
+                }), true, captured, MessageKeyColumns.NONE, true, ChangeRecordBuilder.Options.DEFAULTS);
         return new DeliveryEmitter(Deliveries.assembler(spill, messages), builder, null, tracker, PARTITION,
                 new ResumePoint(start, Lsn.INVALID, "n1"), start).withIncrementalSnapshots(snapshotter);
     }
@@ -442,5 +452,42 @@ class IncrementalSnapshotterTest {
         assertThat(records).extracting(IncrementalSnapshotterTest::describe).containsExactly("c100@orders", "c@signals",
                 "c200@orders", "r1:incremental", "r2:incremental");
         assertThat(table.reads).containsExactly("public.orders after []");
+    }
+
+    @Test
+    void aPreparedDeliverySentAgainAfterItsOutcomeWasDeliveredHoldsNoChunkBack() {
+        ScriptedTable table = new ScriptedTable(2);
+        IncrementalSnapshotter snapshotter = snapshotter(table, 5, null);
+        PgOutputMessage[] prepared = {
+            new PgOutputMessage.BeginPrepare(Lsn.of(0x6000), Lsn.of(0x6020), java.time.Instant.parse("2026-01-02T03:04:05Z"), Xid.of(11), "g1"),
+            order(100),
+            new PgOutputMessage.Prepare(0, Lsn.of(0x6000), Lsn.of(0x6020), java.time.Instant.parse("2026-01-02T03:04:05Z"), Xid.of(11), "g1")};
+        // Its outcome was delivered before the reconnect (the position is past it); this session sends it again, then fails.
+        Position pastTheOutcome = Position.afterDelivery(Lsn.of(0x7020));
+        drain(emitter(snapshotter, pastTheOutcome, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION}, prepared)),
+                snapshotter, 100, 3);
+        snapshotter.abandoned();
+        // The next session starts past the outcome, which never comes again.
+        DeliveryEmitter next = emitter(snapshotter, pastTheOutcome, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION},
+                transaction(10, 0x8000, signal("s1", "execute-snapshot", EXECUTE)), transaction(12, 0x9000, order(200))));
+
+        List<SourceRecord> records = drain(next, snapshotter, 100, 6);
+
+        assertThat(records).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals", "r1:incremental", "r2:incremental",
+                "c200@orders");
+    }
+
+    @Test
+    void aSignalWhoseTransactionHasNoRecordIsNotConfirmedBeforeAnOffsetSayingWhatItDidIsCommitted() {
+        ScriptedTable table = new ScriptedTable(0);
+        IncrementalSnapshotter snapshotter = snapshotter(table, 5, null);
+        // The signal table is not captured: its transaction makes no record.
+        DeliveryEmitter emitter = emitter(snapshotter, Position.afterDelivery(Lsn.INVALID), (s, t) -> !t.equals("signals"),
+                concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION}, transaction(10, 0x5000, signal("s1", "execute-snapshot", EXECUTE))));
+
+        assertThat(drain(emitter, snapshotter, 100, 3)).isEmpty();
+        assertThat(table.reads).as("the signal was applied").isNotEmpty();
+        assertThat(tracker.durableThrough(Lsn.INVALID)).as("a failure now must find the signal sent again").isEqualTo(Lsn.INVALID);
+        assertThat(tracker.durableThrough(Lsn.of(0x5020))).isEqualTo(Lsn.of(0x5020));
     }
 }

@@ -17,8 +17,9 @@ import io.github.pgoutput.pgoutput.Lsn;
  * <ul>
  *   <li>its end LSN is known (a delivery read from the wire learns it only after its last change),</li>
  *   <li>every record emitted for it was acknowledged by Kafka ({@code commitRecord}), and</li>
- *   <li>if it emitted records: the committed source offset has reached its end LSN, so Connect has stored the
- *       position past it and a restart will not need it again.</li>
+ *   <li>if it emitted records, or changed what offsets carry besides the position (it applied a signal of an
+ *       incremental snapshot, {@link #carriesOffsetState}): the committed source offset has reached its end LSN, so
+ *       Connect has stored the position past it, and what it changed, and a restart will not need it again.</li>
  * </ul>
  * {@link #durableThrough} returns the end LSN of the last unit of the longest durable prefix. Why only a prefix:
  * confirming an LSN releases every WAL record before it, so confirming past a unit whose records are still in flight
@@ -37,12 +38,14 @@ public final class AcknowledgementTracker {
         private long acknowledged;
         /** Given up after a failure: it only waits for its records in flight and confirms nothing itself. */
         private boolean abandoned;
+        /** It changed what the offsets carry: only a committed offset at or past its end makes it durable. */
+        private boolean offsetState;
 
         private boolean durable(Lsn committedOffset) {
             if (abandoned) {
                 return acknowledged == emitted;
             }
-            return endLsn != null && acknowledged == emitted && (emitted == 0 || !committedOffset.isBefore(endLsn));
+            return endLsn != null && acknowledged == emitted && (emitted == 0 && !offsetState || !committedOffset.isBefore(endLsn));
         }
     }
 
@@ -72,6 +75,17 @@ public final class AcknowledgementTracker {
     /** Every record of {@code unit} has been emitted; confirming {@code endLsn} covers it. */
     public synchronized void ended(Unit unit, Lsn endLsn) {
         unit.endLsn = Objects.requireNonNull(endLsn, "endLsn");
+    }
+
+    /**
+     * {@code unit} changed what the offsets of later records carry besides the position (it applied a signal of an
+     * incremental snapshot): it is durable only once the committed offset has reached its end, also when it has no
+     * record of its own. Why: a delivery whose only change is a signal row (the signal table need not be captured) has
+     * no record; durable at once, it would let a reconnect, or the slot, pass it while no stored offset says what the
+     * signal did, and a failure then would lose the signal for good.
+     */
+    public synchronized void carriesOffsetState(Unit unit) {
+        unit.offsetState = true;
     }
 
     /** A point with nothing pending: confirming {@code walEnd} is safe once every earlier unit is durable. */

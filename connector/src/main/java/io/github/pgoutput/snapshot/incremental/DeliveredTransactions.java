@@ -23,11 +23,19 @@ public final class DeliveredTransactions {
     private int next;
     private final Set<Long> prepared = new HashSet<>();
 
-    /** {@code delivery} was emitted whole. */
-    void delivered(Delivery delivery) {
+    /**
+     * {@code delivery} was emitted whole; {@code replayed}: it was all in Kafka already.
+     *
+     * <p>A replayed PREPARED delivery is not awaiting its outcome on that account: the outcome may be in Kafka
+     * already too, and a reconnect after this one may start past it, so that it never comes again and chunks would be
+     * held back for good. One whose outcome is not in Kafka was noted when it was emitted the first time.
+     */
+    void delivered(Delivery delivery, boolean replayed) {
         long xid = delivery.xid().value();
         if (delivery.kind() == Delivery.Kind.PREPARED) {
-            prepared.add(xid);
+            if (!replayed) {
+                prepared.add(xid);
+            }
         } else if (delivery.twoPhase() || delivery.kind() == Delivery.Kind.ROLLED_BACK) {
             prepared.remove(xid);
         }

@@ -198,9 +198,13 @@ public final class IncrementalSnapshot implements AutoCloseable {
     /**
      * Called for every change of the delivery being emitted: a row inserted into the signal table, and a logical
      * decoding message with the signal prefix, is a signal.
+     *
+     * @return true when a signal was applied now: what it did lives only in the offsets of the records built from now
+     *         on, so the delivery must not count as done before such an offset is stored (a delivery whose signal row
+     *         is its only change has no record of its own)
      */
-    public void observe(ChangeEvent event, Delivery delivery) {
-        signals.observe(event, delivery);
+    public boolean observe(ChangeEvent event, Delivery delivery) {
+        return signals.observe(event, delivery);
     }
 
     /**
@@ -225,10 +229,14 @@ public final class IncrementalSnapshot implements AutoCloseable {
         publishState();
     }
 
-    /** Called when a delivery has been emitted whole: remembers its transaction for the visibility check. */
-    public void delivered(Delivery delivery) {
+    /**
+     * Called when a delivery has been emitted whole: remembers its transaction for the visibility check.
+     *
+     * @param replayed whether it was all in Kafka already (PostgreSQL sent it again after a reconnect)
+     */
+    public void delivered(Delivery delivery, boolean replayed) {
         signals.delivered();
-        deliveredTransactions.delivered(delivery);
+        deliveredTransactions.delivered(delivery, replayed);
     }
 
     /**

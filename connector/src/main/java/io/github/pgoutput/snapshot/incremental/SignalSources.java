@@ -48,35 +48,41 @@ final class SignalSources {
         return marks;
     }
 
-    /** A change of the delivery being emitted: a signal when it is a signal table row or a signal message. */
-    void observe(ChangeEvent event, Delivery delivery) {
+    /**
+     * A change of the delivery being emitted: a signal when it is a signal table row or a signal message.
+     *
+     * @return true when it was a signal not applied before: the marks moved, and only the offsets of records built
+     *         from now on say so
+     */
+    boolean observe(ChangeEvent event, Delivery delivery) {
         PgOutputMessage.StreamScoped message = event.message();
         if (message instanceof PgOutputMessage.LogicalMessage logical) {
             if (messagePrefix != null && messagePrefix.equals(logical.prefix())) {
                 String from = "logical decoding message at " + logical.lsn();
-                signalInStream(delivery, from, () -> Signal.ofDocument(logical.lsn().toString(),
+                return signalInStream(delivery, from, () -> Signal.ofDocument(logical.lsn().toString(),
                         logical.content().toUtf8()));
             }
-            return;
+            return false;
         }
         TableName table = signalTable;
         if (table != null && message instanceof PgOutputMessage.Insert insert && table.schema().equals(event.relation().namespace())
                 && table.table().equals(event.relation().relationName())) {
-            signalInStream(delivery, "signal table " + table + " (transaction committed at " + delivery.lsn() + ")",
+            return signalInStream(delivery, "signal table " + table + " (transaction committed at " + delivery.lsn() + ")",
                     () -> signalRow(event.relation().columns(), insert));
         }
+        return false;
     }
 
-    /** A signal the stream delivered: applied once, when the delivery is committed (not PREPARED). */
-    private void signalInStream(Delivery delivery, String from, Supplier<Signal> signal) {
+    /** A signal the stream delivered: applied once, when the delivery is committed (not PREPARED); true when applied now. */
+    private boolean signalInStream(Delivery delivery, String from, Supplier<Signal> signal) {
         if (delivery.kind() != Delivery.Kind.COMMITTED) {
             // A PREPARED row is not a signal before COMMIT PREPARED (and then it is not sent again).
-            return;
+            return false;
         }
         int row = ++signalRowsSeen;
         if (delivery.lsn().isBefore(marks.signalLsn()) || (delivery.lsn().equals(marks.signalLsn()) && row <= marks.signalRows())) {
             // Replayed after a restart or a reconnect: applied already, as the offset says.
-            return;
+            return false;
         }
         // Applied at once, so that the offsets of the delivery's later records say so: a restart from one of them
         // replays the rest of the transaction, and the mark keeps its signal from being applied twice.
@@ -86,6 +92,7 @@ final class SignalSources {
         } catch (IllegalArgumentException e) {
             log.warn("Ignored, not a signal: {} ({})", e.getMessage(), from);
         }
+        return true;
     }
 
     /** The signal of a row of the signal table: Debezium's columns id, type and data. */

@@ -63,6 +63,22 @@ class AcknowledgementTrackerTest {
     }
 
     @Test
+    void aDeliveryWithoutRecordsThatAppliedASignalIsConfirmedOnlyOnceTheCommittedOffsetReachesItsEnd() {
+        AcknowledgementTracker tracker = new AcknowledgementTracker();
+        AcknowledgementTracker.Unit plain = tracker.open();
+        tracker.ended(plain, Lsn.of(0x100));
+        AcknowledgementTracker.Unit signal = tracker.open();
+        tracker.carriesOffsetState(signal);
+        tracker.ended(signal, Lsn.of(0x200));
+        tracker.idleAt(Lsn.of(0x300));
+
+        assertThat(tracker.durableThrough(Lsn.INVALID)).as("a reconnect now starts before the signal, which comes again")
+                .isEqualTo(Lsn.of(0x100));
+        assertThat(tracker.durableThrough(Lsn.of(0x1F0))).isEqualTo(Lsn.of(0x100));
+        assertThat(tracker.durableThrough(Lsn.of(0x200))).as("an offset saying what the signal did is stored").isEqualTo(Lsn.of(0x300));
+    }
+
+    @Test
     void aDeliveryWhoseEndIsNotKnownYetHoldsEverythingAfterIt() {
         AcknowledgementTracker tracker = new AcknowledgementTracker();
         AcknowledgementTracker.Unit open = tracker.open();

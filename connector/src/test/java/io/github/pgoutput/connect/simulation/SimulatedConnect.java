@@ -82,6 +82,9 @@ final class SimulatedConnect {
     }
 
     void start(SimulationConfig config) {
+        if (TRACE) {
+            System.out.println("TRACE task starts, committed offsets " + committedOffsets.values());
+        }
         this.config = config;
         task = new PgOutputSourceTask(server.pipelines());
         Map<String, String> props = config.props(spillDirectory);
@@ -106,6 +109,9 @@ final class SimulatedConnect {
             records = task.poll();
             stats.count("polls");
         } catch (RetriableException e) {
+            if (TRACE) {
+                System.out.println("TRACE poll failed, retriable: " + e.getMessage());
+            }
             stats.count("retriable poll failures");
             retriable = true;
             records = null; // Connect polls again; under poll boundaries it commits what is open first

@@ -21,6 +21,7 @@ import io.github.pgoutput.snapshot.SnapshotMode;
 import io.github.pgoutput.snapshot.SnapshotPlan;
 import io.github.pgoutput.snapshot.SnapshotPlanner;
 import io.github.pgoutput.snapshot.StoredOffset;
+import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -38,8 +39,15 @@ import java.util.function.Consumer;
  * two_phase_at (set for good by the first session started with two-phase decoding, docs/pgoutput-protocol.md §5.3/6.5). A session starts
  * at S = max(resumeFrom, confirmed_flush) (docs/pgoutput-protocol.md §2.1) and sends what {@link SimulatedWalSender} derives.
  *
+ * <p>With incremental snapshots ({@link #withTables}) it also holds the tables' contents ({@link SimulatedDatabase}) and
+ * serves chunks of them ({@link SimulatedChunks}) as of the moment of the read: never before what the walsender has
+ * decoded and sent (every delivery the task emitted is committed), sometimes some records after it (the database is
+ * ahead of decoding), never going back. A transaction whose commit was among the last records before the read may not
+ * be seen yet (its backend has not left the process array): the case the task must catch and read the chunk again.
+ *
  * <p>Faults: a connection loss at chosen read calls (numbered across the run), spill failures at chosen spill
- * operations. Single-threaded, like the simulated Connect runtime that drives it.
+ * operations, a lost connection at chosen chunk operations (reads and listings of the captured tables, numbered across
+ * the run). Single-threaded, like the simulated Connect runtime that drives it.
  */
 final class SimulatedPostgres {
 
@@ -59,17 +67,91 @@ final class SimulatedPostgres {
     private long reads;
     private int sessions;
     private SimulatedStream current;
+    /** With incremental snapshots: the tables; null otherwise. */
+    private SimulatedDatabase database;
+    private Set<Long> chunkFailAt = Set.of();
+    /** The seeded choices of the database side (how far ahead a read is, whether a commit lags), apart from the stream's. */
+    private final SplittableRandom tablesRandom;
+    private long chunkOperations;
+    /** How many WAL records the walsender has decoded and sent frames of, and how many the database has seen. */
+    private int decoded;
+    private int databaseAt;
+    /** Per WAL record the database has seen, the simulated time (ms) it got there. */
+    private long[] reachedAt;
 
     SimulatedPostgres(SimulatedWal wal, SimulatedClock clock, long seed, Set<Long> lossAtRead, Set<Long> spillFailAt, Path spillRoot,
                       Consumer<Lsn> onDeclared, SimulationStats stats) {
         this.wal = wal;
         this.clock = clock;
         this.random = new SplittableRandom(seed);
+        this.tablesRandom = new SplittableRandom(~seed);
         this.lossAtRead = lossAtRead;
         this.spillFailAt = spillFailAt;
         this.spillRoot = spillRoot;
         this.onDeclared = onDeclared;
         this.stats = stats;
+    }
+
+    /** Incremental snapshots read {@code database}; chunk operations numbered {@code chunkFailAt} lose their connection. */
+    SimulatedPostgres withTables(SimulatedDatabase database, Set<Long> chunkFailAt) {
+        this.database = database;
+        this.chunkFailAt = chunkFailAt;
+        return this;
+    }
+
+    SimulatedDatabase database() {
+        return database;
+    }
+
+    SimulationStats stats() {
+        return stats;
+    }
+
+    /** The moment a chunk is read now: how many WAL records the database has seen (never going back). */
+    int readPoint() {
+        int ahead = tablesRandom.nextInt(3) == 0 ? 0 : tablesRandom.nextInt(12);
+        reach(decoded + ahead);
+        return databaseAt;
+    }
+
+    /** The database has seen the first {@code records} WAL records (at least), from now on. */
+    private void reach(int records) {
+        if (reachedAt == null) {
+            reachedAt = new long[wal.records().size()];
+        }
+        int now = Math.min(wal.records().size(), records);
+        for (int index = databaseAt; index < now; index++) {
+            reachedAt[index] = clock.millis();
+        }
+        databaseAt = Math.max(databaseAt, now);
+    }
+
+    /**
+     * The transaction a read at {@code p} does not see yet although it committed, some of the time: the last commit
+     * before it, if the database got there at this very moment (the committing backend leaves the process array an
+     * instant after its commit record is written, which the walsender may decode and send in that instant); null
+     * otherwise. Never a commit of an earlier moment: a restarted task cannot meet one.
+     */
+    SimulationHistory.Item laggingCommit(int p) {
+        SimulationHistory.Item last = database.lastCommitBefore(p);
+        if (last == null || tablesRandom.nextInt(100) >= 40) {
+            return null;
+        }
+        for (int index = p - 1; index >= 0 && reachedAt[index] == clock.millis(); index--) {
+            SimulatedWal.Record record = wal.records().get(index);
+            if (record.item() == last && record.step() instanceof SimulationHistory.EndStep) {
+                return last;
+            }
+        }
+        return null;
+    }
+
+    /** A chunk operation (a read, a listing): the scripted ones lose their connection. */
+    void chunkOperation(String what) throws SQLException {
+        if (chunkFailAt.contains(++chunkOperations)) {
+            stats.fault("CHUNK_READ_FAILURE");
+            throw new SQLException("simulated: the connection was lost " + what + " (chunk operation " + chunkOperations + ")", "08006");
+        }
     }
 
     /** The pipeline factory of the task instances of this run. */
@@ -127,8 +209,13 @@ final class SimulatedPostgres {
         onDeclared.accept(lsn);
     }
 
-    void frameSent() {
+    /** A frame of the record at {@code walIndex} reached the task. */
+    void frameSent(int walIndex) {
         stats.count("frames");
+        decoded = Math.max(decoded, walIndex + 1);
+        if (database != null) {
+            reach(decoded); // what the walsender decodes happened in the database
+        }
     }
 
     void closed(SimulatedStream stream) {
@@ -180,6 +267,14 @@ final class SimulatedPostgres {
         public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
                                            Map<String, ?> partition) {
             throw new UnsupportedOperationException("the simulation runs snapshot.mode=no_data");
+        }
+
+        @Override
+        public IncrementalSnapshot.Chunks incrementalChunks() {
+            if (database == null) {
+                throw new IllegalStateException("this run takes no incremental snapshot");
+            }
+            return new SimulatedChunks(SimulatedPostgres.this, config);
         }
 
         @Override

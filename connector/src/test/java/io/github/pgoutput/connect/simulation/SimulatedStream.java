@@ -62,9 +62,10 @@ final class SimulatedStream implements ReplicationStream {
                 break;
             }
             keepaliveAfterLastFrame = Lsn.INVALID;
-            WalFrame frame = ((SimulatedWalSender.FrameItem) item).frame();
+            SimulatedWalSender.FrameItem sent = (SimulatedWalSender.FrameItem) item;
+            WalFrame frame = sent.frame();
             received = Lsn.max(received, frame.headerLsn());
-            server.frameSent();
+            server.frameSent(sent.walIndex());
             return frame;
         }
         if (keepaliveAfterLastFrame.isAfter(serverWalEnd)) {

@@ -14,6 +14,7 @@ import io.github.pgoutput.connect.simulation.SimulationHistory.EndStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Item;
 import io.github.pgoutput.connect.simulation.SimulationHistory.MessageStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Op;
+import io.github.pgoutput.connect.simulation.SimulationHistory.SignalMessageStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Step;
 import io.github.pgoutput.connect.simulation.SimulationHistory.SubAbortStep;
 import io.github.pgoutput.pgoutput.Lsn;
@@ -36,15 +37,19 @@ final class SimulatedWal {
          * docs/pgoutput-protocol.md §2.2), or the lsn field of a logical message (the end of its record).
          */
         Lsn wireLsn() {
-            return step instanceof MessageStep || (step instanceof ChangeStep c && c.op() == Op.MESSAGE) ? end : start;
+            return step instanceof MessageStep || step instanceof SignalMessageStep || (step instanceof ChangeStep c && c.op().isMessage())
+                    ? end : start;
         }
 
         String describe() {
             String what;
             if (step instanceof ChangeStep c) {
                 what = "tx " + item.id() + (c.sub() == 0 ? "" : " sub " + item.subXid(c.sub())) + ": "
-                        + (c.op() == Op.MESSAGE ? "transactional message" : c.op() + " " + c.table().sqlName() + " row " + c.row()
-                        + (version > 0 ? " (schema v" + version + ")" : "")) + (c.endsBlock() ? "  [stream block ends]" : "");
+                        + (c.op() == Op.MESSAGE ? "transactional message"
+                        : c.op() == Op.SIGNAL ? "transactional signal message " + SimulatedSignal.of(c.row())
+                        : c.table() == SimulationHistory.Table.SIG ? "INSERT sig, signal " + SimulatedSignal.of(c.row())
+                        : c.op() + " " + c.table().sqlName() + " row " + c.row() + (version > 0 ? " (schema v" + version + ")" : ""))
+                        + (c.endsBlock() ? "  [stream block ends]" : "");
             } else if (step instanceof SubAbortStep s) {
                 what = "tx " + item.id() + ": ROLLBACK TO SAVEPOINT (sub " + item.subXid(s.sub()) + ")";
             } else if (step instanceof EndStep e) {
@@ -52,6 +57,8 @@ final class SimulatedWal {
                         || e.kind() == EndKind.ROLLBACK_PREPARED ? " '" + item.gid() + "'" : "");
             } else if (step instanceof MessageStep) {
                 what = "non-transactional message";
+            } else if (step instanceof SignalMessageStep signal) {
+                what = "non-transactional signal message " + SimulatedSignal.of(signal.signal());
             } else {
                 what = "ALTER TABLE " + ((AlterStep) step).table().sqlName() + " ADD COLUMN";
             }

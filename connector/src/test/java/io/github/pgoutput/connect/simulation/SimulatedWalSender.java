@@ -17,10 +17,10 @@ import io.github.pgoutput.connect.simulation.SimulationHistory.EndStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Item;
 import io.github.pgoutput.connect.simulation.SimulationHistory.MessageStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Op;
+import io.github.pgoutput.connect.simulation.SimulationHistory.SignalMessageStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.SubAbortStep;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Table;
 import io.github.pgoutput.pgoutput.Bytes;
-import io.github.pgoutput.pgoutput.ColumnValue;
 import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.OldTuple;
@@ -34,7 +34,6 @@ import io.github.pgoutput.pgoutput.PgOutputMessage.Insert;
 import io.github.pgoutput.pgoutput.PgOutputMessage.LogicalMessage;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Origin;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Prepare;
-import io.github.pgoutput.pgoutput.PgOutputMessage.Relation;
 import io.github.pgoutput.pgoutput.PgOutputMessage.RollbackPrepared;
 import io.github.pgoutput.pgoutput.PgOutputMessage.StreamAbort;
 import io.github.pgoutput.pgoutput.PgOutputMessage.StreamCommit;
@@ -43,9 +42,6 @@ import io.github.pgoutput.pgoutput.PgOutputMessage.StreamStart;
 import io.github.pgoutput.pgoutput.PgOutputMessage.StreamStop;
 import io.github.pgoutput.pgoutput.PgOutputMessage.Update;
 import io.github.pgoutput.pgoutput.PgTimestamps;
-import io.github.pgoutput.pgoutput.RelationColumn;
-import io.github.pgoutput.pgoutput.ReplicaIdentity;
-import io.github.pgoutput.pgoutput.TupleData;
 import io.github.pgoutput.pgoutput.Xid;
 import io.github.pgoutput.replication.WalFrame;
 
@@ -64,7 +60,8 @@ final class SimulatedWalSender {
     sealed interface Output permits FrameItem, Keepalive, Gap {
     }
 
-    record FrameItem(WalFrame frame, String tag) implements Output {
+    /** A frame, and the index of the WAL record whose decoding sent it. */
+    record FrameItem(WalFrame frame, String tag, int walIndex) implements Output {
     }
 
     record Keepalive(Lsn walEnd) implements Output {
@@ -94,6 +91,8 @@ final class SimulatedWalSender {
     private final Map<Integer, StreamState> streams = new HashMap<>();
     private final Map<Integer, Set<Integer>> abortedSubs = new HashMap<>();
     private boolean insideBlock;
+    /** The index of the record being decoded. */
+    private int decoding;
 
     private SimulatedWalSender(SimulatedWal wal, Session session, SplittableRandom random) {
         this.wal = wal;
@@ -107,6 +106,7 @@ final class SimulatedWalSender {
         // Spec 2.1: the first frame after CopyBothResponse is a keepalive whose walEnd is the slot's confirmed_flush.
         sender.out.add(new Keepalive(session.start()));
         for (Record record : wal.records()) {
+            sender.decoding = record.index();
             sender.decode(record);
             if (random.nextInt(100) < 25) {
                 // Spec 2.3/2.4: sentPtr is past everything decoded, never past an unsent commit record.
@@ -141,6 +141,13 @@ final class SimulatedWalSender {
             // Spec 6.8: sent as soon as decoded, outside any transaction; skipped before the start point (src).
             if (session.messages() && sendable(record)) {
                 send(new LogicalMessage(Xid.INVALID, false, record.end(), "sim", Bytes.utf8("ntx-" + item.id())), record.end());
+            }
+            return;
+        }
+        if (record.step() instanceof SignalMessageStep signal) {
+            if (session.messages() && sendable(record)) {
+                send(new LogicalMessage(Xid.INVALID, false, record.end(), SimulatedSignal.MESSAGE_PREFIX,
+                        Bytes.utf8(SimulatedSignal.of(signal.signal()).document())), record.end());
             }
             return;
         }
@@ -239,7 +246,7 @@ final class SimulatedWalSender {
             if (changeIndex++ < fromChange) {
                 continue;
             }
-            boolean sent = change.op() == Op.MESSAGE ? session.messages() : change.table().published;
+            boolean sent = change.op().isMessage() ? session.messages() : change.table().published;
             if (aborted.contains(change.sub()) || !sent) {
                 continue;
             }
@@ -271,9 +278,9 @@ final class SimulatedWalSender {
         Lsn last = first;
         for (Record change : changes) {
             ChangeStep step = (ChangeStep) change.step();
-            if (step.op() != Op.MESSAGE && !Integer.valueOf(change.version()).equals(state.scopedSchema.get(step.table()))) {
+            if (!step.op().isMessage() && !Integer.valueOf(change.version()).equals(state.scopedSchema.get(step.table()))) {
                 // Spec 6.3 rule 8: R inside a stream is sent once per streamed transaction, with the change's xid.
-                send(relation(step.table(), change.version(), Xid.of(item.subXid(step.sub()))), Lsn.INVALID);
+                send(SimulatedRows.relation(step.table(), change.version(), Xid.of(item.subXid(step.sub()))), Lsn.INVALID);
                 state.scopedSchema.put(step.table(), change.version());
             }
             send(changeMessage(item, change, Xid.of(item.subXid(step.sub()))), change.wireLsn());
@@ -331,8 +338,8 @@ final class SimulatedWalSender {
     private void changesOutsideBlock(Item item, List<Record> changes) {
         for (Record change : changes) {
             ChangeStep step = (ChangeStep) change.step();
-            if (step.op() != Op.MESSAGE && !Integer.valueOf(change.version()).equals(sentSchema.get(step.table()))) {
-                send(relation(step.table(), change.version(), Xid.INVALID), Lsn.INVALID); // docs/pgoutput-protocol.md §6.9; header 0/0 (2.2)
+            if (!step.op().isMessage() && !Integer.valueOf(change.version()).equals(sentSchema.get(step.table()))) {
+                send(SimulatedRows.relation(step.table(), change.version(), Xid.INVALID), Lsn.INVALID); // docs/pgoutput-protocol.md §6.9; header 0/0 (2.2)
                 sentSchema.put(step.table(), change.version());
             }
             send(changeMessage(item, change, Xid.INVALID), change.wireLsn());
@@ -348,47 +355,18 @@ final class SimulatedWalSender {
     private PgOutputMessage changeMessage(Item item, Record change, Xid xid) {
         ChangeStep step = (ChangeStep) change.step();
         long oid = step.table().oid;
+        if (step.table() == Table.SIG && step.op() == Op.INSERT) {
+            SimulatedSignal signal = SimulatedSignal.of(step.row());
+            return new Insert(xid, oid, SimulatedRows.signalRow(SimulatedSignal.id(change), signal));
+        }
         return switch (step.op()) {
-            case INSERT -> new Insert(xid, oid, row(step, change, item));
-            case UPDATE -> new Update(xid, oid, Optional.empty(), row(step, change, item));
-            case DELETE -> new Delete(xid, oid, new OldTuple(OldTuple.Kind.KEY, key(step, change)));
+            case INSERT -> new Insert(xid, oid, SimulatedRows.row(step, change, item));
+            case UPDATE -> new Update(xid, oid, Optional.empty(), SimulatedRows.row(step, change, item));
+            case DELETE -> new Delete(xid, oid, new OldTuple(OldTuple.Kind.KEY, SimulatedRows.key(step, change)));
             case MESSAGE -> new LogicalMessage(xid, true, change.end(), "sim", Bytes.utf8("tx-" + item.id()));
+            case SIGNAL -> new LogicalMessage(xid, true, change.end(), SimulatedSignal.MESSAGE_PREFIX,
+                    Bytes.utf8(SimulatedSignal.of(step.row()).document()));
         };
-    }
-
-    static Relation relation(Table table, int version, Xid xid) {
-        List<RelationColumn> columns = new ArrayList<>();
-        columns.add(new RelationColumn(true, "id", 23, -1));
-        columns.add(new RelationColumn(false, "tx", 20, -1));
-        columns.add(new RelationColumn(false, "note", 25, -1));
-        for (int v = 1; v <= version; v++) {
-            columns.add(new RelationColumn(false, "extra" + v, 23, -1));
-        }
-        return new Relation(xid, table.oid, "public", table.sqlName(), ReplicaIdentity.DEFAULT, columns);
-    }
-
-    private static TupleData row(ChangeStep step, Record change, Item item) {
-        List<ColumnValue> values = new ArrayList<>();
-        values.add(text(Integer.toString(step.row())));
-        values.add(text(Long.toString(item.xid())));
-        values.add(text("at " + change.start()));
-        for (int v = 1; v <= change.version(); v++) {
-            values.add(text(Integer.toString(v)));
-        }
-        return new TupleData(values);
-    }
-
-    private static TupleData key(ChangeStep step, Record change) {
-        List<ColumnValue> values = new ArrayList<>();
-        values.add(text(Integer.toString(step.row())));
-        for (int i = 1; i < 3 + change.version(); i++) {
-            values.add(ColumnValue.Null.INSTANCE); // docs/pgoutput-protocol.md §6.7: non-key columns of a K tuple are 'n'
-        }
-        return new TupleData(values);
-    }
-
-    private static ColumnValue text(String value) {
-        return new ColumnValue.Text(Bytes.utf8(value));
     }
 
     private static Instant time(Record record) {
@@ -396,6 +374,7 @@ final class SimulatedWalSender {
     }
 
     private void send(PgOutputMessage message, Lsn headerLsn) {
-        out.add(new FrameItem(SimulationFrames.frame(message, insideBlock, session.settings(), headerLsn), Character.toString(message.tag())));
+        out.add(new FrameItem(SimulationFrames.frame(message, insideBlock, session.settings(), headerLsn), Character.toString(message.tag()),
+                decoding));
     }
 }

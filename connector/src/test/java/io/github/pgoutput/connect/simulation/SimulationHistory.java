@@ -21,9 +21,14 @@ import io.github.pgoutput.pgoutput.Lsn;
  */
 record SimulationHistory(List<Item> items, List<Integer> order) {
 
-    /** The simulated tables. Only {@link #checked} tables are captured by every configuration of a run. */
+    /**
+     * The simulated tables. Only {@link #checked} tables are captured by every configuration of a run. {@link #SIG} is
+     * the signal table of the runs with incremental snapshots ({@code signal.data.collection}): in the publication,
+     * outside table.include.list, its rows Debezium's id, type and data.
+     */
     enum Table {
-        T0(16401, true, true), T1(16402, true, true), T2(16403, true, false), X0(16404, true, false), U0(16405, false, false);
+        T0(16401, true, true), T1(16402, true, true), T2(16403, true, false), X0(16404, true, false), U0(16405, false, false),
+        SIG(16406, true, false);
 
         final long oid;
         /** In the publication: PostgreSQL sends its changes (the connector may still filter them out). */
@@ -42,18 +47,29 @@ record SimulationHistory(List<Item> items, List<Integer> order) {
         }
     }
 
-    enum Op { INSERT, UPDATE, DELETE, MESSAGE }
+    /**
+     * What a change does. {@link #MESSAGE} and {@link #SIGNAL} are transactional logical messages, the latter with the
+     * signal prefix ({@code signal.message.prefix}) and a signal as its content.
+     */
+    enum Op {
+        INSERT, UPDATE, DELETE, MESSAGE, SIGNAL;
+
+        boolean isMessage() {
+            return this == MESSAGE || this == SIGNAL;
+        }
+    }
 
     /** How a transaction ends. */
     enum Ending { COMMIT, ABORT, PREPARE_COMMIT, PREPARE_ROLLBACK }
 
     /** One record of an item, before layout. */
-    sealed interface Step permits ChangeStep, SubAbortStep, EndStep, MessageStep, AlterStep {
+    sealed interface Step permits ChangeStep, SubAbortStep, EndStep, MessageStep, AlterStep, SignalMessageStep {
     }
 
     /**
      * A change (or transactional logical message) of subtransaction {@code sub} (0 = top level);
      * {@code endsBlock}: the server streams the transaction's buffered changes after this one (docs/pgoutput-protocol.md §6.2).
+     * A row of the signal table, and a signal message, carry the number of their {@link SimulatedSignal} as {@code row}.
      */
     record ChangeStep(Table table, Op op, int row, int sub, boolean endsBlock) implements Step {
     }
@@ -70,6 +86,10 @@ record SimulationHistory(List<Item> items, List<Integer> order) {
 
     /** A non-transactional pg_logical_emit_message (docs/pgoutput-protocol.md §6.8). */
     record MessageStep() implements Step {
+    }
+
+    /** A non-transactional pg_logical_emit_message with the signal prefix: {@link SimulatedSignal} number {@code signal}. */
+    record SignalMessageStep(int signal) implements Step {
     }
 
     /** ALTER TABLE ... ADD COLUMN: later changes of the table have one column more, and PostgreSQL sends R again (6.9). */

@@ -16,7 +16,6 @@ import io.github.pgoutput.connect.simulation.SimulationHistory.EndKind;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Ending;
 import io.github.pgoutput.connect.simulation.SimulationHistory.Item;
 import io.github.pgoutput.connect.simulation.SimulationHistory.MessageStep;
-import io.github.pgoutput.connect.simulation.SimulationHistory.Op;
 import io.github.pgoutput.pgoutput.Lsn;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -33,7 +32,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  *   <li>at every declareDurable, everything PostgreSQL would not send again from that LSN is acknowledged (under
  *       exactly-once: in a committed transaction).</li>
  * </ul>
- * Records are matched to the history by topic and {@code pg.lsn} (a change's WAL record; unique per topic).
+ * Records are matched to the history by topic and {@code pg.lsn} (a change's WAL record; unique per topic); snapshot
+ * records, whose {@code pg.lsn} is where the stream stood, are {@link TableOracle}'s.
  */
 final class SimulationOracle {
 
@@ -67,7 +67,7 @@ final class SimulationOracle {
         List<Expected> all = new ArrayList<>();
         for (Record record : wal.records()) {
             Item item = record.item();
-            if (record.step() instanceof MessageStep && messages) {
+            if ((record.step() instanceof MessageStep || record.step() instanceof SimulationHistory.SignalMessageStep) && messages) {
                 all.add(new Expected("sim.message", record.wireLsn().toString(), record.start(), record.index(), record.describe()));
             }
         }
@@ -80,7 +80,7 @@ final class SimulationOracle {
                 continue;
             }
             ChangeStep change = (ChangeStep) record.step();
-            String topic = change.op() == Op.MESSAGE ? (messages ? "sim.message" : null) : change.table().checked ? topicOf(change.table()) : null;
+            String topic = change.op().isMessage() ? (messages ? "sim.message" : null) : change.table().checked ? topicOf(change.table()) : null;
             if (topic != null) {
                 all.add(new Expected(topic, record.wireLsn().toString(), sentAt(item, twoPhaseAt).start(), record.index(), record.describe()));
             }
@@ -107,7 +107,7 @@ final class SimulationOracle {
             Set<String> lsns = byTopic.computeIfAbsent(topic, t -> new HashSet<>());
             for (SourceRecord record : records) {
                 String lsn = SimulatedKafka.header(record, LifecycleHeaders.LSN);
-                if (lsn != null) {
+                if (lsn != null && !SimulatedTransactions.isSnapshot(record)) {
                     lsns.add(lsn);
                 }
             }
@@ -135,7 +135,8 @@ final class SimulationOracle {
             List<SourceRecord> log = kafka.logs().getOrDefault(topic, List.of());
             int next = 0;
             for (SourceRecord record : log) {
-                if (next < wanted.size() && wanted.get(next).lsn().equals(SimulatedKafka.header(record, LifecycleHeaders.LSN))) {
+                if (next < wanted.size() && !SimulatedTransactions.isSnapshot(record)
+                        && wanted.get(next).lsn().equals(SimulatedKafka.header(record, LifecycleHeaders.LSN))) {
                     next++;
                 }
             }
@@ -157,13 +158,14 @@ final class SimulationOracle {
             }
             boolean rolledBackSub = wal.abortedSubs(item).contains(change.sub());
             if (rolledBackSub || !SimulatedWal.commits(item)) {
-                String topic = change.op() == Op.MESSAGE ? "sim.message" : topicOf(change.table());
+                String topic = change.op().isMessage() ? "sim.message" : topicOf(change.table());
                 aborted.put(topic + " " + record.wireLsn(), record);
             }
         }
         kafka.logs().forEach((topic, records) -> {
             for (SourceRecord record : records) {
-                Record change = aborted.get(topic + " " + SimulatedKafka.header(record, LifecycleHeaders.LSN));
+                Record change = SimulatedTransactions.isSnapshot(record) ? null
+                        : aborted.get(topic + " " + SimulatedKafka.header(record, LifecycleHeaders.LSN));
                 if (change == null) {
                     continue;
                 }

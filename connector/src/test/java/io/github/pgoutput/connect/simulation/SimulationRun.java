@@ -83,6 +83,7 @@ final class SimulationRun {
         Set<Long> flushFailAt = new HashSet<>();
         Set<Long> commitFailAt = new HashSet<>();
         Set<Long> commitInDoubtAt = new HashSet<>();
+        Set<Long> chunkFailAt = new HashSet<>();
         Map<Long, Fault> restarts = new HashMap<>();
         Map<Long, Fault> workerFaults = new HashMap<>();
         boolean exactlyOnce = script.exactlyOnce() != null;
@@ -96,6 +97,7 @@ final class SimulationRun {
                 case COMMIT_IN_DOUBT -> commitInDoubtAt.add(fault.at());
                 case TASK_KILL, TASK_RESTART -> restarts.putIfAbsent(fault.at(), fault);
                 case KILL_BEFORE_COMMIT, KILL_AFTER_COMMIT, PRODUCER_FENCED -> workerFaults.putIfAbsent(fault.at(), fault);
+                case CHUNK_READ_FAILURE -> chunkFailAt.add(fault.at());
             }
         }
         SimulatedClock clock = new SimulatedClock();
@@ -108,6 +110,10 @@ final class SimulationRun {
                 violations.add("CONFIRMED_PAST_UNACKNOWLEDGED: " + problem);
             }
         }, stats);
+        SimulatedDatabase database = script.snapshots() == null ? null : new SimulatedDatabase(wal, script.snapshots().initialRows());
+        if (database != null) {
+            server[0].withTables(database, chunkFailAt);
+        }
         // The offset topic: what a new task reads through its OffsetStorageReader.
         Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
         ExactlyOnceOracle emittedAgain = new ExactlyOnceOracle();
@@ -171,6 +177,7 @@ final class SimulationRun {
         spillFailAt.clear();
         commitFailAt.clear();
         commitInDoubtAt.clear();
+        chunkFailAt.clear();
         boolean quiet = false;
         for (int step = 0; step < QUIESCE_STEPS && connect.failure() == null; step++) {
             connect.poll();
@@ -196,6 +203,16 @@ final class SimulationRun {
             if (exactlyOnce) {
                 violations.addAll(emittedAgain.check(kafka, wal, server[0].twoPhaseAt()));
             }
+        }
+        if (database != null) {
+            boolean t2Throughout = script.config().includeT2()
+                    && script.faults().stream().noneMatch(f -> f.change() == SimulationConfig.Change.INCLUDE_T2);
+            TableOracle tables = new TableOracle(wal, database, t2Throughout);
+            if (connect.failure() == null) {
+                violations.addAll(tables.check(kafka, exactlyOnce));
+            }
+            stats.add("signals committed", tables.signals().size());
+            stats.add("snapshot records read_committed", tables.snapshotRecords(kafka).values().stream().mapToLong(Long::longValue).sum());
         }
         if (Boolean.getBoolean("simulation.dump")) {
             kafka.logs().forEach((topic, records) -> records.forEach(r -> System.out.println(topic + " lsn=" + SimulatedKafka.header(r, LifecycleHeaders.LSN)

@@ -1,10 +1,13 @@
 package io.github.pgoutput.connect.simulation;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+
+import io.github.pgoutput.connect.simulation.SimulationHistory.Table;
 
 /**
  * Everything one run does, drawn from one seed: the initial configuration, the WAL history and the faults; and, for
@@ -18,9 +21,10 @@ import java.util.SplittableRandom;
  * run is its plain script with the new dimensions added.
  *
  * @param exactlyOnce Connect's exactly-once source task, or null for a worker without exactly-once support
+ * @param snapshots   the run's incremental snapshots, or null when it takes none
  */
 record SimulationScript(long seed, SimulationConfig config, SimulationHistory history, List<Fault> faults,
-                        ExactlyOnce exactlyOnce) {
+                        ExactlyOnce exactlyOnce, Snapshots snapshots) {
 
     enum FaultKind {
         /** The scripted stream throws ReplicationConnectionLostException at read call number {@code at}. */
@@ -46,7 +50,9 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
         /** Exactly-once: the worker dies at the first commit from step {@code at} on, right after the broker committed it. */
         KILL_AFTER_COMMIT,
         /** Exactly-once: at step {@code at} a newer generation of the task fences the producer. */
-        PRODUCER_FENCED
+        PRODUCER_FENCED,
+        /** Chunk operation number {@code at} (a chunk read, a listing of the captured tables) loses its connection. */
+        CHUNK_READ_FAILURE
     }
 
     /** One fault; a kill or restart may bring a configuration change ({@code change} null: none). */
@@ -64,6 +70,7 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
                 case KILL_BEFORE_COMMIT -> "step " + at + ": the worker dies at its next commit, before the broker commits";
                 case KILL_AFTER_COMMIT -> "step " + at + ": the worker dies at its next commit, right after the broker committed";
                 case PRODUCER_FENCED -> "step " + at + ": a newer generation of the task fences the producer";
+                case CHUNK_READ_FAILURE -> "chunk operation #" + at + ": the connection of the chunk reads is lost";
             };
             return change == null ? where : where + ", with the configuration change " + change;
         }
@@ -107,6 +114,66 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
         }
     }
 
+    /**
+     * Incremental snapshots: the signal table and, with messages enabled, signal messages are configured; the signals
+     * are in the history; the tables hold rows before the history begins.
+     *
+     * @param chunkSize   {@code incremental.snapshot.chunk.size}
+     * @param initialRows per table, the ids of its rows before the history
+     */
+    record Snapshots(int chunkSize, Map<Table, List<Integer>> initialRows) {
+
+        static Snapshots draw(SplittableRandom random) {
+            Map<Table, List<Integer>> rows = new EnumMap<>(Table.class);
+            for (Table table : SimulatedDatabase.TABLES) {
+                List<Integer> ids = new ArrayList<>();
+                int density = random.nextInt(100);
+                for (int id = 0; id < 60; id++) {
+                    if (random.nextInt(100) < density) {
+                        ids.add(id);
+                    }
+                }
+                rows.put(table, List.copyOf(ids));
+            }
+            return new Snapshots(1 + random.nextInt(random.nextBoolean() ? 4 : 16), Map.copyOf(rows));
+        }
+
+        Map<String, String> props(boolean messages) {
+            Map<String, String> props = new HashMap<>();
+            props.put("signal.enabled.channels", messages ? "source,message" : "source");
+            props.put("signal.data.collection", SimulatedSignal.TABLE);
+            props.put("signal.message.prefix", SimulatedSignal.MESSAGE_PREFIX);
+            props.put("incremental.snapshot.chunk.size", Integer.toString(chunkSize));
+            return props;
+        }
+
+        String describe() {
+            StringBuilder out = new StringBuilder("incremental snapshots, incremental.snapshot.chunk.size=" + chunkSize + "; rows before the history:");
+            for (Table table : SimulatedDatabase.TABLES) {
+                out.append(' ').append(table.sqlName()).append('=').append(initialRows.getOrDefault(table, List.of()).size());
+            }
+            return out.toString();
+        }
+    }
+
+    /**
+     * The plain script of {@code seed} with incremental snapshots: rows before the history, signals in it, chunk reads
+     * that fail; half of the seeds under Connect's exactly-once task.
+     */
+    static SimulationScript drawWithSnapshots(long seed) {
+        SimulationScript plain = draw(seed);
+        SplittableRandom random = derived(seed, 0x5A9L);
+        Snapshots snapshots = Snapshots.draw(random);
+        SimulationHistory history = SignalWorkload.withSignals(random, plain.history(), plain.config().messages());
+        List<Fault> faults = new ArrayList<>(plain.faults());
+        int chunkFaults = random.nextInt(3);
+        for (int i = 0; i < chunkFaults; i++) {
+            faults.add(new Fault(FaultKind.CHUNK_READ_FAILURE, 1 + random.nextInt(40), null));
+        }
+        ExactlyOnce exactlyOnce = random.nextBoolean() ? ExactlyOnce.draw(random, history.order().size(), faults) : null;
+        return new SimulationScript(seed, plain.config(), history, List.copyOf(faults), exactlyOnce, snapshots);
+    }
+
     /** A random stream of its own for dimension {@code salt} of {@code seed}, independent of {@link #draw}'s. */
     static SplittableRandom derived(long seed, long salt) {
         return new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ salt);
@@ -117,7 +184,7 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
         SimulationScript plain = draw(seed);
         List<Fault> faults = new ArrayList<>(plain.faults());
         ExactlyOnce exactlyOnce = ExactlyOnce.draw(derived(seed, 0xE05L), plain.history().order().size(), faults);
-        return new SimulationScript(seed, plain.config(), plain.history(), List.copyOf(faults), exactlyOnce);
+        return new SimulationScript(seed, plain.config(), plain.history(), List.copyOf(faults), exactlyOnce, null);
     }
 
     static SimulationScript draw(long seed) {
@@ -145,20 +212,27 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
                 faults.add(new Fault(FaultKind.SPILL_IO_ERROR, 1 + random.nextInt(records * 2 + 5), null));
             }
         }
-        return new SimulationScript(seed, config, history, faults, null);
+        return new SimulationScript(seed, config, history, faults, null, null);
     }
 
     SimulationScript withFaults(List<Fault> fewer) {
-        return new SimulationScript(seed, config, history, List.copyOf(fewer), exactlyOnce);
+        return new SimulationScript(seed, config, history, List.copyOf(fewer), exactlyOnce, snapshots);
     }
 
     SimulationScript withHistory(SimulationHistory smaller) {
-        return new SimulationScript(seed, config, smaller, faults, exactlyOnce);
+        return new SimulationScript(seed, config, smaller, faults, exactlyOnce, snapshots);
     }
 
     /** The connector properties the run adds to its configuration's. */
     Map<String, String> extraProps() {
-        return exactlyOnce == null ? Map.of() : exactlyOnce.props();
+        Map<String, String> props = new HashMap<>();
+        if (exactlyOnce != null) {
+            props.putAll(exactlyOnce.props());
+        }
+        if (snapshots != null) {
+            props.putAll(snapshots.props(config.messages()));
+        }
+        return props;
     }
 
     String describe() {
@@ -167,6 +241,9 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
         out.append("  configuration: ").append(config.describe()).append('\n');
         if (exactlyOnce != null) {
             out.append("  ").append(exactlyOnce.describe()).append('\n');
+        }
+        if (snapshots != null) {
+            out.append("  ").append(snapshots.describe()).append('\n');
         }
         out.append("  WAL history (").append(history.presentIds().size()).append(" items):\n").append(history.describe());
         out.append("  faults (").append(faults.size()).append("):\n");
