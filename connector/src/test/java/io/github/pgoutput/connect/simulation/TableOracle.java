@@ -5,10 +5,8 @@ import io.github.pgoutput.connect.record.LifecycleHeaders;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -31,12 +29,15 @@ import org.apache.kafka.connect.source.SourceRecord;
  * the {@link SimulatedDatabase} alone, for every table each configuration of the run captures, of what a
  * {@code read_committed} consumer reads:
  * <ul>
- *   <li>the topic, applied in order (c, u and r set a row, d removes it, tombstones do nothing) by the consumer
- *       docs/reliability.md describes, rebuilds the table as the database holds it at the end: every row with its
- *       columns, and no other. That consumer drops a change record it has applied already (same delivery, outcome,
- *       {@code pg.lsn} and operation: a replay), and applies records with {@code pg.outcome=PREPARED} as
- *       docs/delivery-guarantees.md asks in stage mode: kept aside, applied where the COMMITTED outcome comes (before
- *       the first change of a later delivery, and before a chunk placed at or after it), dropped at ROLLED_BACK. A row
+ *   <li>the topic, applied in order (c, u and r set a row, d removes it, tombstones do nothing, replays applied
+ *       again), rebuilds the table as the database holds it at the end: every row with its columns, and no other.
+ *       Records with {@code pg.outcome=PREPARED} are applied as docs/delivery-guarantees.md asks of a consumer in stage
+ *       mode: kept aside, applied where the COMMITTED outcome comes (before the first change of a later delivery, and
+ *       before a chunk placed at or after it), dropped at ROLLED_BACK. (Applying replays again is right because the
+ *       history respects row locks, {@link RowLocks}: a replay repeats a stretch of the stream in order, every later
+ *       change of each row with it. Dropping them, as a consumer that wants each record once may, would not be: after
+ *       a switch to stage a transaction prepared before it comes again as PREPARED, with other deliveries, already
+ *       applied, after it.) A row
  *       that existed before the history and that no change touched is demanded only when the signals guarantee a
  *       snapshot read it: a committed execute-snapshot naming the table after its last committed stop-snapshot, the
  *       rows its filter selects, and no pause left without a later resume;</li>
@@ -132,17 +133,11 @@ final class TableOracle {
         TreeMap<Integer, Map<String, String>> rebuilt = new TreeMap<>();
         // PREPARED records kept aside, by the end LSN of the COMMIT PREPARED that publishes them.
         TreeMap<Lsn, List<SourceRecord>> staged = new TreeMap<>();
-        Set<String> applied = new HashSet<>();
         for (SourceRecord record : log) {
             if (record.value() == null) {
                 continue; // a tombstone: the delete before it removed the row
             }
             boolean snapshot = SimulatedTransactions.isSnapshot(record);
-            if (!snapshot && !applied.add(SimulatedKafka.header(record, LifecycleHeaders.COMMIT_LSN) + " "
-                    + SimulatedKafka.header(record, LifecycleHeaders.OUTCOME) + " " + SimulatedKafka.header(record, LifecycleHeaders.LSN) + " "
-                    + ((Struct) record.value()).getString("op"))) {
-                continue; // a replay
-            }
             Lsn at = Lsn.parse(SimulatedKafka.header(record, snapshot ? LifecycleHeaders.LSN : LifecycleHeaders.COMMIT_LSN));
             // The outcomes emitted before this record: before a later delivery, before a chunk placed at or after them.
             SortedMap<Lsn, List<SourceRecord>> due = snapshot ? staged.headMap(at, true) : staged.headMap(at);
