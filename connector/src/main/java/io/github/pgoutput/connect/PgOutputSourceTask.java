@@ -375,6 +375,12 @@ public class PgOutputSourceTask extends SourceTask {
 
     /** The batch as poll()'s result; null after an idle pause when it is empty. */
     private List<SourceRecord> handOver() throws InterruptedException {
+        if (incremental != null) {
+            // Also when no record goes: the position a reconnect resumes from has moved past this poll's deliveries,
+            // a signal among them (in a transaction that made no record) included. A later failure must not undo the
+            // signal while the position stays past it, or the next record's offset would store the position without it.
+            incremental.handedOver();
+        }
         if (batch.isEmpty()) {
             transactions.idle();
             clock.sleep(IDLE_WAIT_MS);
@@ -385,9 +391,6 @@ public class PgOutputSourceTask extends SourceTask {
         List<SourceRecord> handedOver = List.copyOf(batch);
         batch.clear();
         transactions.handedOver(handedOver);
-        if (incremental != null) {
-            incremental.handedOver();
-        }
         return handedOver;
     }
 

@@ -29,10 +29,10 @@ import io.github.pgoutput.snapshot.TransactionSnapshot;
  *
  * <p>A row is its column values by name, NULL columns left out, keyed by {@code id}. Transactions apply in commit
  * order (COMMIT, or COMMIT PREPARED), each at the record that commits it, their surviving changes in WAL order: an
- * INSERT or UPDATE sets the row its tuple holds, a DELETE removes it. The drawn history takes no row locks (an UPDATE
- * may name a row no one inserted, two open transactions may write one row), so the changes are applied as a consumer
- * applies their records, as upserts and deletes, and the order of commits decides, as it decides the stream's order.
- * Immutable.
+ * INSERT or UPDATE sets the row its tuple holds, a DELETE removes it. The drawn history does not track which rows
+ * exist (an UPDATE may name a row no one inserted), so the changes are applied as a consumer applies their records,
+ * as upserts and deletes; the runs that read this hold row locks ({@link RowLocks}), so the order of commits decides
+ * a row's last version, as it decides the stream's order. Immutable.
  */
 final class SimulatedDatabase {
 

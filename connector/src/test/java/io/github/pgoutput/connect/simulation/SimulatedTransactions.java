@@ -19,12 +19,13 @@ import org.apache.kafka.connect.source.TransactionContext;
  * it dispatches the poll's records (Connect's {@code WorkerTransactionContext} and its
  * {@code TransactionBoundaryManager}).
  *
- * <p>What the task promises (docs/exactly-once.md), checked here: every Kafka transaction it commits holds whole units,
- * at most {@code transaction.batch.max.deliveries} of them, a unit being a delivery (its records on every topic, the
- * last one carrying the offset after the delivery), a heartbeat, or an incremental snapshot's chunk rows; a delivery is
- * never split across transactions nor interleaved with another unit; after a poll the open transaction holds no
- * finished delivery or heartbeat (nothing finished waits for later traffic); a commit is requested only for a record
- * handed over in the same poll.
+ * <p>What the task promises (docs/exactly-once.md), checked here: every Kafka transaction it commits holds whole
+ * deliveries (each delivery's records on every topic, the last one carrying the offset after the delivery) and
+ * heartbeats, at most {@code transaction.batch.max.deliveries} of them, and incremental snapshot chunk rows between
+ * them (a chunk cut short by a failed poll leaves its first rows in the open transaction, which the next delivery
+ * commits with it); a delivery is never split across transactions nor interleaved with anything else; after a poll
+ * the open transaction holds no finished delivery or heartbeat (nothing finished waits for later traffic); a commit is
+ * requested only for a record handed over in the same poll.
  */
 final class SimulatedTransactions implements TransactionContext {
 
@@ -101,8 +102,9 @@ final class SimulatedTransactions implements TransactionContext {
                         + describe(last) + ")";
             }
         }
-        if (units.size() > maxUnits) {
-            return "a Kafka transaction holds " + units.size() + " deliveries, heartbeats or chunks, more than"
+        long deliveries = units.stream().filter(unit -> !isSnapshot(unit.get(0))).count();
+        if (deliveries > maxUnits) {
+            return "a Kafka transaction holds " + deliveries + " deliveries or heartbeats, more than"
                     + " transaction.batch.max.deliveries=" + maxUnits + ": " + describe(records.get(0)) + " ... " + describe(records.get(records.size() - 1));
         }
         return null;

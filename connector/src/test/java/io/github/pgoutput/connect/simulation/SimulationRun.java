@@ -116,7 +116,7 @@ final class SimulationRun {
         }
         // The offset topic: what a new task reads through its OffsetStorageReader.
         Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
-        ExactlyOnceOracle emittedAgain = new ExactlyOnceOracle();
+        ExactlyOnceOracle exactlyOnceOracle = new ExactlyOnceOracle();
         SimulatedConnect connect = new SimulatedConnect(server[0], kafka, random.split(), stats, spillDirectory, offsets,
                 exactlyOnce ? exactlyOnceWorker(script.exactlyOnce(), kafka, offsets, stats, commitFailAt, commitInDoubtAt) : null,
                 script.extraProps());
@@ -145,7 +145,7 @@ final class SimulationRun {
                     stats.fault("CONFIG_CHANGE_" + restart.change());
                     // The delivery the offset stands inside is numbered anew: it comes again whole, by design.
                     offsets.values().stream().map(SourceOffsets::decode).filter(SourceOffsets.Position::isInsideDelivery)
-                            .map(SourceOffsets.Position::txEndLsn).filter(java.util.Objects::nonNull).forEach(emittedAgain::emittedAgain);
+                            .map(SourceOffsets.Position::txEndLsn).filter(java.util.Objects::nonNull).forEach(exactlyOnceOracle::emittedAgain);
                 }
                 metadataAlways &= config.metadata();
                 stageUsed |= config.stage();
@@ -179,13 +179,18 @@ final class SimulationRun {
         commitInDoubtAt.clear();
         chunkFailAt.clear();
         boolean quiet = false;
+        int idlePolls = 0;
         for (int step = 0; step < QUIESCE_STEPS && connect.failure() == null; step++) {
+            // Only a poll that found nothing in flight counts as idle: one that returns nothing while max.queue.size is
+            // full says nothing about what the task still has to emit.
+            boolean nothingInFlight = connect.inFlight() == 0;
             connect.poll();
+            idlePolls = nothingInFlight && connect.emptyPolls() > 0 ? idlePolls + 1 : 0;
             connect.acknowledgeAll();
             if (step % 10 == 9) {
                 connect.flush(false);
             }
-            if (server[0].drained() && connect.inFlight() == 0 && connect.emptyPolls() >= 3) {
+            if (server[0].drained() && connect.inFlight() == 0 && idlePolls >= 3) {
                 quiet = true;
                 break;
             }
@@ -201,7 +206,7 @@ final class SimulationRun {
         if (connect.failure() == null) {
             violations.addAll(oracle.check(kafka, server[0].twoPhaseAt(), stageUsed && metadataAlways));
             if (exactlyOnce) {
-                violations.addAll(emittedAgain.check(kafka, wal, server[0].twoPhaseAt()));
+                violations.addAll(exactlyOnceOracle.check(kafka, wal, server[0].twoPhaseAt()));
             }
         }
         if (database != null) {

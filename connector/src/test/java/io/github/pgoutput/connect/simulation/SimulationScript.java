@@ -157,14 +157,15 @@ record SimulationScript(long seed, SimulationConfig config, SimulationHistory hi
     }
 
     /**
-     * The plain script of {@code seed} with incremental snapshots: rows before the history, signals in it, chunk reads
-     * that fail; half of the seeds under Connect's exactly-once task.
+     * The plain script of {@code seed} with incremental snapshots: rows before the history, signals in it, its writes
+     * moved where row locks demand ({@link RowLocks}), chunk reads that fail; half of the seeds under Connect's
+     * exactly-once task.
      */
     static SimulationScript drawWithSnapshots(long seed) {
         SimulationScript plain = draw(seed);
         SplittableRandom random = derived(seed, 0x5A9L);
         Snapshots snapshots = Snapshots.draw(random);
-        SimulationHistory history = SignalWorkload.withSignals(random, plain.history(), plain.config().messages());
+        SimulationHistory history = RowLocks.respected(SignalWorkload.withSignals(random, plain.history(), plain.config().messages()));
         List<Fault> faults = new ArrayList<>(plain.faults());
         int chunkFaults = random.nextInt(3);
         for (int i = 0; i < chunkFaults; i++) {

@@ -29,14 +29,18 @@ import org.apache.kafka.connect.source.SourceRecord;
  * the {@link SimulatedDatabase} alone, for every table each configuration of the run captures, of what a
  * {@code read_committed} consumer reads:
  * <ul>
- *   <li>the topic, applied in order (c, u and r set a row, d removes it, tombstones do nothing), rebuilds the table
- *       as the database holds it at the end: every row with its columns, and no other. Records with
- *       {@code pg.outcome=PREPARED} are applied as docs/delivery-guarantees.md asks of a consumer in stage mode: kept
- *       aside by GID, applied where the COMMITTED outcome comes (before the first change of a later delivery, and
- *       before a chunk placed at or after it), dropped at ROLLED_BACK. A row that existed before the history and
- *       that no change touched is demanded only when the signals guarantee a snapshot read it: a committed
- *       execute-snapshot naming the table after its last committed stop-snapshot, the rows its filter selects, and
- *       no pause left without a later resume;</li>
+ *   <li>the topic, applied in order (c, u and r set a row, d removes it, tombstones do nothing, replays applied
+ *       again), rebuilds the table as the database holds it at the end: every row with its columns, and no other.
+ *       Records with {@code pg.outcome=PREPARED} are applied as docs/delivery-guarantees.md asks of a consumer in stage
+ *       mode: kept aside, applied where the COMMITTED outcome comes (before the first change of a later delivery, and
+ *       before a chunk placed at or after it), dropped at ROLLED_BACK. (Applying replays again is right because the
+ *       history respects row locks, {@link RowLocks}: a replay repeats a stretch of the stream in order, every later
+ *       change of each row with it. Dropping them, as a consumer that wants each record once may, would not be: after
+ *       a switch to stage a transaction prepared before it comes again as PREPARED, with other deliveries, already
+ *       applied, after it.) A row
+ *       that existed before the history and that no change touched is demanded only when the signals guarantee a
+ *       snapshot read it: a committed execute-snapshot naming the table after its last committed stop-snapshot, the
+ *       rows its filter selects, and no pause left without a later resume;</li>
  *   <li>every snapshot record ({@code op=r}) holds a version of its row the database held, one no transaction
  *       delivered before the chunk ({@code pg.lsn}: where the stream stood) had replaced: a chunk never brings back
  *       what a change emitted before it replaced or deleted;</li>

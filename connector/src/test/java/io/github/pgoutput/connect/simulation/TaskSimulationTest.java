@@ -86,6 +86,8 @@ class TaskSimulationTest {
         994,  //   next session started past that outcome: the snapshot stalled
         510,  // exactly-once: a delivery sent again before the one in progress reset the position, and the next session
               //   emitted the first records of the one in progress again (twice in its Kafka transaction)
+        17630, // a poll that emitted only a signal's delivery (no record) moved the position past it without marking the
+               //   signal handed over; a later failure undid it, and a heartbeat stored the position without it
     };
 
     private static final int SHRINK_RUNS = 400;
