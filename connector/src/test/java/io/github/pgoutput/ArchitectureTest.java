@@ -1,15 +1,31 @@
 package io.github.pgoutput;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import io.github.pgoutput.snapshot.ChunkReader;
+import io.github.pgoutput.snapshot.ExportedSnapshot;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.InitialSnapshot;
+import io.github.pgoutput.snapshot.PrefetchedChunks;
+import io.github.pgoutput.snapshot.ResumedRows;
+import io.github.pgoutput.snapshot.ResumedSnapshotChanges;
+import io.github.pgoutput.snapshot.SnapshotPlanner;
+import io.github.pgoutput.snapshot.SnapshotReader;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The package rules of the connector, checked on the compiled main classes. Pure layers stay free of Kafka and
@@ -89,6 +105,23 @@ class ArchitectureTest {
             .should().dependOnClassesThat().belongToAnyOf(java.sql.Connection.class)
             .because("connect opens no connection itself; the one exception is the production pipeline, which hands"
                     + " the database spill its way of opening connections (the spill's own SourceConnections)");
+
+    @ArchTest
+    static final ArchRule connectReachesSnapshotsThroughOneDoor = noClasses()
+            .that().resideInAPackage("io.github.pgoutput.connect..")
+            .should().dependOnClassesThat(exactly(InitialSnapshot.class, SnapshotReader.class, SnapshotPlanner.class, ChunkReader.class,
+                    PrefetchedChunks.class, ResumedRows.class, ExportedSnapshot.class))
+            .orShould().callConstructorWhere(target(owner(exactly(IncrementalSnapshot.class, ResumedSnapshotChanges.class))))
+            .because("snapshots of every kind (the start-up decision, initial and resumable, a resumed snapshot's"
+                    + " changes, incremental snapshots with their signals and new tables) are reached through"
+                    + " io.github.pgoutput.snapshot.Snapshots, which takes and returns plain values (the values nested"
+                    + " in these classes included); connect turns what it returns into records and offsets");
+
+    /** The classes {@code types} themselves, not the classes nested in them. */
+    private static DescribedPredicate<JavaClass> exactly(Class<?>... types) {
+        Set<String> names = Arrays.stream(types).map(Class::getName).collect(Collectors.toSet());
+        return DescribedPredicate.describe("are exactly one of " + names, c -> names.contains(c.getName()));
+    }
 
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("io.github.pgoutput.(**)")

@@ -12,8 +12,9 @@ import io.github.pgoutput.connect.signal.KafkaSignalChannel;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.SnapshotRow;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshotState;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.IncrementalSnapshotState;
+import io.github.pgoutput.snapshot.Snapshots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ public final class IncrementalSnapshotter implements AutoCloseable {
      * @param stored     the stored offset (null when none): where a snapshot under way stands, how far signals were read
      * @param chunkEnded told of each chunk's last record (Kafka transactions under connector-defined boundaries)
      */
-    IncrementalSnapshotter(IncrementalSnapshot.Chunks chunks, IncrementalSnapshot.Settings settings, KafkaSignalChannel kafka,
+    IncrementalSnapshotter(Snapshots snapshots, IncrementalSnapshot.Settings settings, KafkaSignalChannel kafka,
                            AcknowledgementTracker tracker, Map<String, ?> partition, Map<String, ?> stored,
                            Consumer<SourceRecord> chunkEnded, LongSupplier nanos, IncrementalSnapshot.Progress progress) {
         this.kafka = kafka;
@@ -68,7 +69,7 @@ public final class IncrementalSnapshotter implements AutoCloseable {
         IncrementalSnapshot.Marks marks = new IncrementalSnapshot.Marks(SourceOffsets.signalOffset(stored),
                 SourceOffsets.signalLsn(stored), SourceOffsets.signalRows(stored));
         try {
-            this.snapshot = new IncrementalSnapshot(chunks, settings, progress, nanos, SourceOffsets.incrementalSnapshot(stored), marks,
+            this.snapshot = snapshots.incremental(settings, progress, nanos, SourceOffsets.incrementalSnapshot(stored), marks,
                     SourceOffsets.capturedTables(stored));
         } catch (IllegalArgumentException e) {
             throw new ConnectException("the stored offset's " + SourceOffsets.OFFSET_INCREMENTAL_SNAPSHOT

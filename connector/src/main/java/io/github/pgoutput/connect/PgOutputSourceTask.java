@@ -15,7 +15,6 @@ import io.github.pgoutput.connect.config.ConfigChoices;
 import io.github.pgoutput.connect.config.ConnectKeys;
 import io.github.pgoutput.connect.config.NewTableSnapshots;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
-import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.connect.config.SnapshotKeys;
 import io.github.pgoutput.connect.metrics.ConfirmationLagWatch;
 import io.github.pgoutput.connect.metrics.IncrementalSnapshotMetrics;
@@ -27,13 +26,12 @@ import io.github.pgoutput.connect.offsets.RecordNumbering;
 import io.github.pgoutput.connect.offsets.ResumePoint;
 import io.github.pgoutput.connect.offsets.SourceOffsets.Position;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
-import io.github.pgoutput.connect.record.TopicNames;
 import io.github.pgoutput.connect.signal.KafkaSignalChannel;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.PgOutputDecoder;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -273,7 +271,7 @@ public class PgOutputSourceTask extends SourceTask {
         Map<String, Object> stored = offsets.stored();
         DebeziumOffset debezium = offsets.debezium(stored != null);
         if (debezium != null && debezium.supersedes(stored)) {
-            SnapshotPlan plan = pipeline.planFromDebezium(debezium.forPlanning());
+            SnapshotPlan plan = SnapshotPhase.plan(pipeline.snapshots(), debezium.forPlanning());
             log.info("Task for slot {} of database {}: switched in place from Debezium ({}; Debezium's partition {}); {} {}: {} ({};"
                     + " topic prefix {})", config.slotName(), config.databaseDbname(), stored == null ? "no offset of this connector"
                     : "this connector's offset " + stored + " is older", DebeziumOffset.partition(config.topicPrefix()),
@@ -281,7 +279,8 @@ public class PgOutputSourceTask extends SourceTask {
                     plan.action(), plan.reason(), config.topicPrefix());
             return new Decided(plan, Position.afterDelivery(debezium.resumeLsn()), true, new Origin(debezium, stored), null);
         }
-        SnapshotPlan plan = pipeline.plan(stored);
+        pipeline.setReplicaIdentities();
+        SnapshotPlan plan = SnapshotPhase.plan(pipeline.snapshots(), SnapshotPhase.storedOffset(stored));
         log.info("Task for slot {} of database {}: stored offset {}, {} {}: {} ({}; topic prefix {})", config.slotName(),
                 config.databaseDbname(), stored == null ? "none" : stored, SnapshotKeys.SNAPSHOT_MODE_CONFIG,
                 ConfigChoices.SNAPSHOT_MODE.text(config.snapshotMode()), plan.action(), plan.reason(), config.topicPrefix());
@@ -308,8 +307,8 @@ public class PgOutputSourceTask extends SourceTask {
             case IDLE -> new Idle();
             case SNAPSHOT_THEN_STREAM, SNAPSHOT_ONLY -> {
                 boolean only = plan.action() == SnapshotPlan.Action.SNAPSHOT_ONLY;
-                SnapshotPhase snapshot = pipeline.startSnapshot(plan, only, offsetStored, tracker, partition);
-                snapshotMetrics.started(snapshot.reader().progress(), snapshot.startNanos());
+                SnapshotPhase snapshot = new SnapshotPhase(pipeline.snapshots().initial(plan, only, offsetStored), tracker, partition);
+                snapshotMetrics.started(snapshot.progress(), snapshot.startNanos());
                 emitted = Position.afterDelivery(snapshot.consistentPoint());
                 if (toast != null) {
                     toast.snapshotStarts(snapshot.consistentPoint());
@@ -438,7 +437,7 @@ public class PgOutputSourceTask extends SourceTask {
             // streaming's Delete removes it. There every change since the first snapshot is streamed again, in order:
             // a row then ends where the table has it, as after any at-least-once replay.
             if (resumedSnapshot != null && config.exactlyOnceRequired() && emitted.lsn().isBefore(resumedSnapshot.until())) {
-                emitter.afterResumedSnapshot(pipeline.resumedFilter(resumedSnapshot));
+                emitter.afterResumedSnapshot(SnapshotPhase.resumedFilter(pipeline.snapshots(), resumedSnapshot));
             }
             if (incremental == null) {
                 incremental = incrementalSnapshotter(origin, connecting.snapshotCapturedTables());
@@ -479,7 +478,7 @@ public class PgOutputSourceTask extends SourceTask {
                 config.topicPrefix(), SourceOffsets.signalOffset(stored), Duration.ofMillis(config.signalKafkaPollTimeoutMs())) : null;
         IncrementalSnapshot.Settings settings = new IncrementalSnapshot.Settings(config.incrementalSnapshotChunkSize(),
                 config.signalDataCollection(), config.signalMessagePrefix(), newTables ? NEW_TABLES_CHECK_NANOS : -1);
-        return new IncrementalSnapshotter(pipeline.incrementalChunks(), settings, channel, tracker, partition, stored, transactions::ended,
+        return new IncrementalSnapshotter(pipeline.snapshots(), settings, channel, tracker, partition, stored, transactions::ended,
                 clock::nanoTime, incrementalMetrics);
     }
 

@@ -5,7 +5,6 @@ import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.config.ReplicaIdentityAutoset;
 import io.github.pgoutput.connect.config.ReplicationKeys;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
@@ -15,20 +14,15 @@ import io.github.pgoutput.replication.ReplicationSetupException;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.RetainedWalProbe;
 import io.github.pgoutput.replication.SlotManager;
-import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.replication.TypeCatalog;
-import io.github.pgoutput.snapshot.ChunkReader;
-import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.snapshot.StoredOffset;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
-import io.github.pgoutput.snapshot.incremental.PrefetchedChunks;
+import io.github.pgoutput.snapshot.SnapshotSettings;
+import io.github.pgoutput.snapshot.Snapshots;
 import io.github.pgoutput.spill.SourceConnections;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
 import java.sql.SQLException;
-import java.util.List;
-import java.util.Map;
+import java.time.Duration;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +31,8 @@ import org.slf4j.LoggerFactory;
 final class PostgresPipeline implements TaskPipeline {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresPipeline.class);
+    /** Slot creation waits for open transactions; at most the replication connection's socket timeout. */
+    private static final Duration SLOT_CREATION_TIMEOUT = Duration.ofSeconds(50);
 
     private final PgOutputSourceConnectorConfig config;
     private RetainedWalProbe retainedWal;
@@ -58,17 +54,9 @@ final class PostgresPipeline implements TaskPipeline {
         }
     }
 
-    /**
-     * {@code replica.identity.autoset.values} first, at every start as in Debezium: the snapshot or stream this decides
-     * on then already carries the old values asked for.
-     */
+    /** {@code replica.identity.autoset.values}, at every start as in Debezium. */
     @Override
-    public SnapshotPlan plan(Map<String, Object> stored) throws SQLException {
-        setReplicaIdentities();
-        return SnapshotPhase.plan(config, settings(), stored);
-    }
-
-    private void setReplicaIdentities() throws SQLException {
+    public void setReplicaIdentities() throws SQLException {
         try {
             for (String changed : ReplicaIdentityAutoset.apply(config)) {
                 log.info("Replica identity set ({}): {}", ReplicationKeys.REPLICA_IDENTITY_AUTOSET_VALUES_CONFIG, changed);
@@ -80,8 +68,14 @@ final class PostgresPipeline implements TaskPipeline {
     }
 
     @Override
-    public SnapshotPlan planFromDebezium(StoredOffset.Debezium offset) throws SQLException {
-        return SnapshotPhase.plan(config, settings(), offset);
+    public Snapshots snapshots() {
+        ReplicationSettings settings = settings();
+        SnapshotSettings reading = SnapshotSettings.defaults().withMaxThreads(config.snapshotMaxThreads())
+                .withIncludeList(config.snapshotIncludeList()).withPublication(settings.publicationName())
+                .withMaxGroupRows(config.transactionMaxRecords());
+        return Snapshots.of(new Snapshots.Scope(settings, config.snapshotMode(), config.snapshotResumable(),
+                t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList(), reading,
+                SLOT_CREATION_TIMEOUT));
     }
 
     @Override
@@ -89,40 +83,6 @@ final class PostgresPipeline implements TaskPipeline {
         SlotManager.drop(settings());
         log.warn("Dropped the invalidated replication slot {} (snapshot.mode no_data); streaming starts from a new slot",
                 config.slotName());
-    }
-
-    @Override
-    public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
-                                       Map<String, ?> partition)
-            throws SQLException {
-        return SnapshotPhase.start(config, settings(), plan, temporary, takenAgain, tracker, partition);
-    }
-
-    @Override
-    public ResumedSnapshotFilter resumedFilter(io.github.pgoutput.connect.offsets.SourceOffsets.Resumed resumed) throws SQLException {
-        return SnapshotPhase.resumedFilter(config, settings(), resumed);
-    }
-
-    @Override
-    public IncrementalSnapshot.Chunks incrementalChunks() {
-        ReplicationSettings settings = settings();
-        ChunkReader reader = new ChunkReader(settings);
-        return new PrefetchedChunks(new IncrementalSnapshot.Chunks() {
-            @Override
-            public List<TableName> capturedTables() throws SQLException {
-                return reader.capturedTables(t -> ConnectorSettings.captured(config, t.schema(), t.table()), config.tableIncludeList());
-            }
-
-            @Override
-            public ChunkReader.Chunk read(TableName table, List<String> after, int size, String condition) throws SQLException {
-                return reader.read(table, after, size, condition);
-            }
-
-            @Override
-            public void close() {
-                reader.close();
-            }
-        });
     }
 
     @Override

@@ -2,17 +2,12 @@ package io.github.pgoutput.connect;
 
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.Lsn;
-import io.github.pgoutput.replication.ReplicationSettings;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.TypeCatalog;
-import io.github.pgoutput.snapshot.SnapshotPlan;
-import io.github.pgoutput.snapshot.StoredOffset;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.Snapshots;
 import io.github.pgoutput.spill.TransactionSpill;
 import java.sql.SQLException;
-import java.util.Map;
 
 /**
  * Everything the task reaches outside its own logic: the database (start-up decision, snapshot, replication stream,
@@ -31,48 +26,22 @@ public interface TaskPipeline extends AutoCloseable {
     }
 
     /**
-     * The start-up decision of {@code snapshot.mode}.
-     *
-     * @param stored the stored source offset, or null when none is stored
+     * Sets the replica identities {@code replica.identity.autoset.values} asks for, before the start-up decision, so
+     * that the snapshot or stream decided on already carries the old values asked for. The scripted pipelines of the
+     * simulation have none to set.
      */
-    SnapshotPlan plan(Map<String, Object> stored) throws SQLException;
+    default void setReplicaIdentities() throws SQLException {
+    }
 
     /**
-     * The start-up decision when the offset to go on from is Debezium's, after an in-place switch of
-     * {@code connector.class} ({@link SnapshotPhase#plan(PgOutputSourceConnectorConfig, ReplicationSettings, StoredOffset)}).
-     * The scripted pipelines of the simulation never find one.
+     * Snapshots of every kind on this pipeline's database: the start-up decision, the initial snapshot, a resumed
+     * snapshot's changes, incremental snapshots. Each call sees the catalog as it is then (the tables of a filtered
+     * publication are listed again).
      */
-    default SnapshotPlan planFromDebezium(StoredOffset.Debezium offset) throws SQLException {
-        throw new IllegalStateException("this pipeline does not continue from Debezium's offsets, yet one was found: " + offset);
-    }
+    Snapshots snapshots();
 
     /** {@code no_data} with an invalidated slot: drops it, so that the stream creates a new one. */
     void dropLostSlot() throws SQLException;
-
-    /**
-     * Creates the slot with an exported snapshot (temporary for {@code initial_only}) and starts reading it.
-     *
-     * @param takenAgain true when an offset is stored: the snapshot then begins with a truncate record per table
-     */
-    SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
-                                Map<String, ?> partition)
-            throws SQLException;
-
-    /**
-     * What streaming needs after a resumed exactly-once snapshot ({@link SnapshotPhase#resumedFilter}). The scripted
-     * pipelines of the simulation take no resumable snapshot, so they never get here.
-     */
-    default ResumedSnapshotFilter resumedFilter(io.github.pgoutput.connect.offsets.SourceOffsets.Resumed resumed) throws SQLException {
-        throw new IllegalStateException("this pipeline takes no resumable snapshot, yet an offset names its resumptions: " + resumed);
-    }
-
-    /**
-     * The database side of incremental snapshots: the captured tables and their chunks. The scripted pipelines of the
-     * simulation configure no signal channel, so they never get here.
-     */
-    default IncrementalSnapshot.Chunks incrementalChunks() {
-        throw new IllegalStateException("this pipeline takes no incremental snapshot");
-    }
 
     /**
      * The reselect of unchanged TOAST values ({@code unchanged.toast.resolution}), or null where the pipeline has none

@@ -1,17 +1,19 @@
 /**
- * Snapshots of every kind, JDBC only and no Kafka (the {@code connect} package turns their rows into records). Each
- * kind has one entry type, which takes and returns plain values:
+ * Snapshots of every kind, JDBC only and no Kafka (the {@code connect} package turns their rows into records), behind
+ * one door, {@link io.github.pgoutput.snapshot.Snapshots}, which takes and returns plain values:
  * <ul>
- *   <li>{@link io.github.pgoutput.snapshot.InitialSnapshot}: the start-up decision of {@code snapshot.mode} and the
- *       initial snapshot, resumable (exactly-once) or not;</li>
- *   <li>{@link io.github.pgoutput.snapshot.ResumedSnapshotChanges}: after a resumed snapshot, which streamed changes
- *       its rows already hold;</li>
- *   <li>{@link io.github.pgoutput.snapshot.incremental.IncrementalSnapshot}: incremental snapshots while streaming,
- *       their signals (table, logical message, the Kafka topic's records as the connector hands them over) and
- *       newly captured tables.</li>
+ *   <li>{@link io.github.pgoutput.snapshot.Snapshots#plan}: the start-up decision of {@code snapshot.mode};</li>
+ *   <li>{@link io.github.pgoutput.snapshot.Snapshots#initial}: the initial snapshot, resumable (exactly-once) or not,
+ *       as an {@link io.github.pgoutput.snapshot.InitialSnapshotRun} of truncates and rows;</li>
+ *   <li>{@link io.github.pgoutput.snapshot.Snapshots#resumedChanges}: after a resumed snapshot, which streamed changes
+ *       its rows already hold ({@link io.github.pgoutput.snapshot.ResumedSnapshotChanges});</li>
+ *   <li>{@link io.github.pgoutput.snapshot.Snapshots#incremental}: incremental snapshots while streaming
+ *       ({@link io.github.pgoutput.snapshot.IncrementalSnapshot}), their signals (table, logical message, the Kafka
+ *       topic's records as the connector hands them over) and newly captured tables.</li>
  * </ul>
+ * The connector's ArchitectureTest keeps {@code connect} off the mechanisms behind the door.
  *
- * <p>A task uses {@link io.github.pgoutput.snapshot.InitialSnapshot} in this order:
+ * <p>Behind the door, an initial snapshot goes in this order:
  * <ol>
  *   <li>{@link io.github.pgoutput.snapshot.InitialSnapshot#plan} with {@code snapshot.mode} and the stored offset: it
  *       reads the slot and asks {@link io.github.pgoutput.snapshot.SnapshotPlanner#decide}, which returns what to do,
@@ -26,13 +28,14 @@
  *       is imported. The caller then stores an offset that marks the snapshot as in progress, with the slot's
  *       {@link io.github.pgoutput.snapshot.InitialSnapshot#consistentPoint}, before emitting its first row: it is what
  *       allows a restarted task to drop that slot.</li>
- *   <li>{@link io.github.pgoutput.snapshot.SnapshotReader#next} on
- *       {@link io.github.pgoutput.snapshot.InitialSnapshot#reader} in {@code poll()} until
- *       {@link io.github.pgoutput.snapshot.SnapshotReader#finished}; each row carries its table (columns as in a
- *       Relation message) and text values as pgoutput sends them, so the streaming converters apply unchanged. The row
- *       marked {@code LAST} carries the offset "snapshot done, streaming from the consistent point". Then
- *       {@link io.github.pgoutput.snapshot.InitialSnapshot#close} (for {@code SNAPSHOT_ONLY} this drops the temporary
- *       slot).</li>
+ *   <li>{@link io.github.pgoutput.snapshot.InitialSnapshotRun#next} in {@code poll()} until
+ *       {@link io.github.pgoutput.snapshot.InitialSnapshotRun#finished}: a truncate per table first when the snapshot
+ *       is taken again, then the rows of the {@link io.github.pgoutput.snapshot.SnapshotReader}; each row carries its
+ *       table (columns as in a Relation message) and text values as pgoutput sends them, so the streaming converters
+ *       apply unchanged, and each item says where a resumable snapshot stands after it. The row marked {@code LAST}
+ *       carries the offset "snapshot done, streaming from the consistent point". Then
+ *       {@link io.github.pgoutput.snapshot.InitialSnapshotRun#close} (for {@code SNAPSHOT_ONLY} this drops the
+ *       temporary slot).</li>
  *   <li>Stream with {@code ReplicationSession.open(settings, consistentPoint)}: every change committed after the
  *       consistent point arrives there, none before it.</li>
  * </ol>

@@ -30,8 +30,9 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.TableKey;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
-import io.github.pgoutput.snapshot.incremental.PrefetchedChunks;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.PrefetchedChunks;
+import io.github.pgoutput.snapshot.ScriptedSnapshots;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,7 +104,7 @@ class IncrementalSnapshotterTest {
     }
 
     private IncrementalSnapshotter snapshotter(ScriptedTable table, int chunkSize, Map<String, ?> stored) {
-        return new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(chunkSize, SIGNALS, "sig", -1), null, tracker,
+        return new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(table), new IncrementalSnapshot.Settings(chunkSize, SIGNALS, "sig", -1), null, tracker,
                 PARTITION, stored, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
     }
 
@@ -184,7 +185,7 @@ class IncrementalSnapshotterTest {
     @Test
     void snapshotModeAlwaysReadsEveryCapturedTableItSelectsInChunksBetweenTheStreamsDeliveries() {
         ScriptedTable table = new ScriptedTable(3);
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(2, null, null, -1), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(table), new IncrementalSnapshot.Settings(2, null, null, -1), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         snapshotter.requestSnapshotOfCapturedTables(t -> t.equals(ORDERS));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION},
@@ -203,7 +204,7 @@ class IncrementalSnapshotterTest {
     @Test
     void snapshotModeAlwaysAsksAgainWhenThePollThatQueuedTheTablesFails() {
         ScriptedTable table = new ScriptedTable(1);
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(5, null, null, -1), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(table), new IncrementalSnapshot.Settings(5, null, null, -1), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         snapshotter.requestSnapshotOfCapturedTables(t -> true);
         emitter(snapshotter, ORDERS_RELATION).fill(new ArrayList<>(), 100);
@@ -271,7 +272,7 @@ class IncrementalSnapshotterTest {
     void aChunkReadInTheBackgroundBeforeADeliveryItsSnapshotDoesNotSeeIsReadAgain() {
         ScriptedTable table = new ScriptedTable(4);
         table.visibility = TransactionSnapshot.parse("5:20:11");
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(new PrefetchedChunks(table),
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(new PrefetchedChunks(table)),
                 new IncrementalSnapshot.Settings(2, SIGNALS, "sig", -1), null, tracker, PARTITION, null, chunkEnds::add,
                 System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION, SIGNALS_RELATION},
@@ -380,7 +381,7 @@ class IncrementalSnapshotterTest {
     void aTableCapturedLaterIsSnapshottedAloneAndTheOffsetsNameTheCapturedTables() {
         ScriptedTable table = new ScriptedTable(2);
         TableName later = new TableName("public", "later");
-        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(table, new IncrementalSnapshot.Settings(5, null, null, 0), null,
+        IncrementalSnapshotter snapshotter = new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(table), new IncrementalSnapshot.Settings(5, null, null, 0), null,
                 tracker, PARTITION, null, chunkEnds::add, System::nanoTime, new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         DeliveryEmitter emitter = emitter(snapshotter, concat(new PgOutputMessage[] {ORDERS_RELATION}, transaction(10, 0x5000, order(7))));
 
@@ -396,7 +397,7 @@ class IncrementalSnapshotterTest {
         // A restart from an offset that names the tables: nothing is new.
         ScriptedTable again = new ScriptedTable(2);
         again.captured.add(later);
-        IncrementalSnapshotter restarted = new IncrementalSnapshotter(again, new IncrementalSnapshot.Settings(5, null, null, 0), null,
+        IncrementalSnapshotter restarted = new IncrementalSnapshotter(ScriptedSnapshots.incrementalOver(again), new IncrementalSnapshot.Settings(5, null, null, 0), null,
                 tracker, PARTITION, snapshotter.offset(new java.util.HashMap<>()), chunkEnds::add, System::nanoTime,
                 new IncrementalSnapshotMetrics(System::nanoTime, Long.MAX_VALUE / 4));
         drain(emitter(restarted, ORDERS_RELATION), restarted, 100, 2);

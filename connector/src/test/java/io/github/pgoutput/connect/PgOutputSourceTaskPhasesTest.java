@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgoutput.connect.config.MinimalConfig;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.connect.offsets.DebeziumOffset;
 import io.github.pgoutput.connect.offsets.SourceOffsets;
 import io.github.pgoutput.connect.simulation.SimulationFrames;
@@ -14,7 +13,10 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.replication.WalFrame;
+import io.github.pgoutput.snapshot.ScriptedSnapshots;
 import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.Snapshots;
+import io.github.pgoutput.snapshot.StoredOffset;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.SpillSettings;
 import io.github.pgoutput.spill.TransactionSpill;
@@ -59,7 +61,7 @@ class PgOutputSourceTaskPhasesTest {
     private Map<String, Object> debeziumOffset;
     private final List<Map<String, ?>> debeziumPartitionsRead = new ArrayList<>();
     /** The Debezium offsets the pipeline was asked to decide from. */
-    private final List<io.github.pgoutput.snapshot.StoredOffset.Debezium> debeziumPlans = new ArrayList<>();
+    private final List<StoredOffset.Debezium> debeziumPlans = new ArrayList<>();
     /** The start-up decision the pipeline makes. */
     private SnapshotPlan plan = new SnapshotPlan(SnapshotPlan.Action.STREAM, false, "scripted");
     /** The takenAgain argument of each startSnapshot call. */
@@ -125,26 +127,23 @@ class PgOutputSourceTaskPhasesTest {
 
     private final class ScriptedPipeline implements TaskPipeline {
         @Override
-        public SnapshotPlan plan(Map<String, Object> stored) {
-            return plan;
-        }
-
-        @Override
-        public SnapshotPlan planFromDebezium(io.github.pgoutput.snapshot.StoredOffset.Debezium offset) {
-            debeziumPlans.add(offset);
-            return plan;
+        public Snapshots snapshots() {
+            return new ScriptedSnapshots(stored -> {
+                if (stored instanceof StoredOffset.Debezium debezium) {
+                    debeziumPlans.add(debezium);
+                }
+                return plan;
+            }, () -> {
+                throw new AssertionError("not expected");
+            }, (plan, temporary, takenAgain) -> {
+                snapshotsTakenAgain.add(takenAgain);
+                throw new ConnectException("scripted: no snapshot source here");
+            });
         }
 
         @Override
         public void dropLostSlot() {
             throw new AssertionError("not expected");
-        }
-
-        @Override
-        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
-                                           Map<String, ?> partition) {
-            snapshotsTakenAgain.add(takenAgain);
-            throw new ConnectException("scripted: no snapshot source here");
         }
 
         @Override
@@ -486,7 +485,7 @@ class PgOutputSourceTaskPhasesTest {
             assertThat(debeziumPartitionsRead).first().isEqualTo(Map.of("server", "shop"));
             assertThat(debeziumPlans).singleElement().satisfies(offset -> {
                 assertThat(offset.resumeLsn()).isEqualTo(Lsn.parse("0/5020"));
-                assertThat(offset.snapshot()).isEqualTo(io.github.pgoutput.snapshot.StoredOffset.DebeziumSnapshot.NONE);
+                assertThat(offset.snapshot()).isEqualTo(StoredOffset.DebeziumSnapshot.NONE);
             });
             assertThat(streamsOpenedAt).containsExactly(Lsn.parse("0/5020"));
         } finally {

@@ -85,7 +85,7 @@ class ReplicaIdentityAutosetLiveTest {
                     .startsWith("replica.identity.autoset.values: REPLICA IDENTITY FULL for public.orders (now DEFAULT) needs ownership")
                     .contains("GRANT \"postgres\" TO \"" + role + "\"");
             PostgresPipeline pipeline = new PostgresPipeline(new PgOutputSourceConnectorConfig(config));
-            assertThatThrownBy(() -> pipeline.plan(null)).isInstanceOf(ConnectException.class)
+            assertThatThrownBy(pipeline::setReplicaIdentities).isInstanceOf(ConnectException.class)
                     .hasMessageStartingWith("replica.identity.autoset.values: ").hasMessageContaining("GRANT");
             assertThat(identity(db, "public.orders")).isEqualTo("d");
         } finally {

@@ -1,6 +1,6 @@
 package io.github.pgoutput.connect.metrics;
 
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
 import java.util.List;
 import java.util.function.LongSupplier;
 import javax.management.ObjectName;

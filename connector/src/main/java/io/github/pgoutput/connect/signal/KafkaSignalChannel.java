@@ -1,6 +1,6 @@
 package io.github.pgoutput.connect.signal;
 
-import io.github.pgoutput.snapshot.incremental.Signal;
+import io.github.pgoutput.snapshot.Signal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

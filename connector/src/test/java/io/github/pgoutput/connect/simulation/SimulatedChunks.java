@@ -19,7 +19,7 @@ import io.github.pgoutput.snapshot.SnapshotRow;
 import io.github.pgoutput.snapshot.SnapshotTable;
 import io.github.pgoutput.snapshot.TableKey;
 import io.github.pgoutput.snapshot.TransactionSnapshot;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
+import io.github.pgoutput.snapshot.IncrementalSnapshot;
 
 /**
  * The database side of one task's incremental snapshots, as {@code ChunkReader} behind {@code PrefetchedChunks} serves

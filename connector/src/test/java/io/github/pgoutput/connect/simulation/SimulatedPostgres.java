@@ -1,13 +1,11 @@
 package io.github.pgoutput.connect.simulation;
 
 import io.github.pgoutput.assembly.PreparedTransactionMode;
-import io.github.pgoutput.connect.SnapshotPhase;
 import io.github.pgoutput.connect.TaskClock;
 import io.github.pgoutput.connect.TaskPipeline;
 import io.github.pgoutput.connect.config.ConnectorSettings;
 import io.github.pgoutput.connect.config.PgOutputSourceConnectorConfig;
 import io.github.pgoutput.connect.metrics.StreamingMetrics;
-import io.github.pgoutput.connect.offsets.AcknowledgementTracker;
 import io.github.pgoutput.pgoutput.DecoderSettings;
 import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.pgoutput.StreamingMode;
@@ -16,12 +14,10 @@ import io.github.pgoutput.replication.ReplicationStream;
 import io.github.pgoutput.replication.Setting;
 import io.github.pgoutput.replication.TypeCatalog;
 import io.github.pgoutput.snapshot.InitialSnapshot;
-import io.github.pgoutput.snapshot.SlotState;
 import io.github.pgoutput.snapshot.SnapshotMode;
-import io.github.pgoutput.snapshot.SnapshotPlan;
+import io.github.pgoutput.snapshot.ScriptedSnapshots;
+import io.github.pgoutput.snapshot.Snapshots;
 import io.github.pgoutput.snapshot.SnapshotPlanner;
-import io.github.pgoutput.snapshot.StoredOffset;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshot;
 import io.github.pgoutput.spill.SpillContext;
 import io.github.pgoutput.spill.TransactionSpill;
 import io.github.pgoutput.spill.TransactionSpills;
@@ -249,32 +245,25 @@ final class SimulatedPostgres {
 
         /**
          * The real start-up decision of snapshot.mode=no_data over the simulated slot (it exists, is usable and
-         * inactive at a task start): a stored offset the slot can no longer serve fails the task, as on a server.
+         * inactive at a task start): a stored offset the slot can no longer serve fails the task, as on a server. The
+         * simulation takes no initial snapshot; its incremental snapshots read the simulated tables.
          */
         @Override
-        public SnapshotPlan plan(Map<String, Object> stored) {
-            StoredOffset offset = SnapshotPhase.storedOffset(stored);
-            SlotState slot = InitialSnapshot.usableSlot(confirmedFlush, confirmedFlush, false, offset);
-            return SnapshotPlanner.decide(SnapshotMode.NO_DATA, offset, slot, SLOT);
+        public Snapshots snapshots() {
+            return new ScriptedSnapshots(stored -> SnapshotPlanner.decide(SnapshotMode.NO_DATA, stored,
+                    InitialSnapshot.usableSlot(confirmedFlush, confirmedFlush, false, stored), SLOT), () -> {
+                if (database == null) {
+                    throw new IllegalStateException("this run takes no incremental snapshot");
+                }
+                return new SimulatedChunks(SimulatedPostgres.this, config);
+            }, (plan, temporary, takenAgain) -> {
+                throw new UnsupportedOperationException("the simulation runs snapshot.mode=no_data");
+            });
         }
 
         @Override
         public void dropLostSlot() {
             throw new UnsupportedOperationException("the simulated slot is never lost");
-        }
-
-        @Override
-        public SnapshotPhase startSnapshot(SnapshotPlan plan, boolean temporary, boolean takenAgain, AcknowledgementTracker tracker,
-                                           Map<String, ?> partition) {
-            throw new UnsupportedOperationException("the simulation runs snapshot.mode=no_data");
-        }
-
-        @Override
-        public IncrementalSnapshot.Chunks incrementalChunks() {
-            if (database == null) {
-                throw new IllegalStateException("this run takes no incremental snapshot");
-            }
-            return new SimulatedChunks(SimulatedPostgres.this, config);
         }
 
         @Override

@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,10 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.pgoutput.pgoutput.RelationColumn;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader.Chunk;
-import io.github.pgoutput.snapshot.SnapshotRow;
-import io.github.pgoutput.snapshot.SnapshotTable;
-import io.github.pgoutput.snapshot.TableKey;
-import io.github.pgoutput.snapshot.TransactionSnapshot;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,6 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.assembly.Delivery;
-import io.github.pgoutput.snapshot.TransactionSnapshot;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;

@@ -1,10 +1,10 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgoutput.replication.TableName;
-import io.github.pgoutput.snapshot.incremental.IncrementalSnapshotState.Table;
+import io.github.pgoutput.snapshot.IncrementalSnapshotState.Table;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

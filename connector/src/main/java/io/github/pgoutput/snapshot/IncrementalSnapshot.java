@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;
@@ -6,8 +6,6 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader.Chunk;
-import io.github.pgoutput.snapshot.SnapshotException;
-import io.github.pgoutput.snapshot.SnapshotRow;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.replication.TableName;
 import java.util.ArrayList;

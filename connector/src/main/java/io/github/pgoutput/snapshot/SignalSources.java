@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import io.github.pgoutput.assembly.ChangeEvent;
 import io.github.pgoutput.assembly.Delivery;

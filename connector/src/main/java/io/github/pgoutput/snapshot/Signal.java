@@ -1,4 +1,4 @@
-package io.github.pgoutput.snapshot.incremental;
+package io.github.pgoutput.snapshot;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
