@@ -1,21 +1,13 @@
 package io.github.pgoutput.soak;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A {@code read_committed} consumer of single-partition topics of tables without a key, on a thread of its own from
@@ -24,38 +16,17 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * under REPLICA IDENTITY FULL the whole old row is in {@code before}). Rows are compared as JSON text. The topics must
  * exist before {@link #start()}. Thread-safe: the consumer thread adds, the caller reads copies.
  */
-final class RowMultisetWatcher implements AutoCloseable {
+final class RowMultisetWatcher extends ReadCommittedThread {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    private final List<TopicPartition> partitions;
-    private final Thread thread;
     private final Map<String, Map<String, Long>> rows = new HashMap<>();
     private final Map<String, Long> records = new HashMap<>();
     private final Map<String, Long> reads = new HashMap<>();
-    private volatile boolean stopped;
-    private volatile RuntimeException failure;
 
     RowMultisetWatcher(String bootstrap, List<String> topics) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        this.consumer = new KafkaConsumer<>(props);
-        this.partitions = topics.stream().map(t -> new TopicPartition(t, 0)).toList();
+        super(bootstrap, topics, "read-committed-rows");
         topics.forEach(t -> rows.put(t, new HashMap<>()));
-        this.thread = new Thread(this::consume, "read-committed-rows");
-        this.thread.setDaemon(true);
-    }
-
-    void start() {
-        consumer.assign(partitions);
-        partitions.forEach(p -> consumer.seek(p, 0));
-        thread.start();
     }
 
     /** The rows of {@code topic}'s table so far, each with how often it is there (rows at 0 left out). */
@@ -75,28 +46,8 @@ final class RowMultisetWatcher implements AutoCloseable {
         return reads.getOrDefault(topic, 0L);
     }
 
-    /** Rethrows what stopped the consumer thread, if anything did. */
-    void check() {
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    private void consume() {
-        try {
-            while (!stopped) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    add(record);
-                }
-            }
-        } catch (WakeupException stopping) {
-            // close() woke the poll
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-    }
-
-    private synchronized void add(ConsumerRecord<byte[], byte[]> record) {
+    @Override
+    synchronized void accept(ConsumerRecord<byte[], byte[]> record, long arrivedNanos) {
         if (record.value() == null) {
             return;
         }
@@ -128,17 +79,5 @@ final class RowMultisetWatcher implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + json, e);
         }
-    }
-
-    @Override
-    public void close() {
-        stopped = true;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
 }

@@ -32,7 +32,6 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.pgoutput.testing.LoopbackPorts;
 import io.github.pgoutput.testing.kafka.ChildProcesses;
 import io.github.pgoutput.testing.kafka.ConnectRest;
 import io.github.pgoutput.testing.kafka.KafkaProcesses;
@@ -54,12 +53,9 @@ final class SoakServices implements AutoCloseable {
 
     private final Path root;
     private final Path workDir;
-    private final String kafkaClassPath;
+    private final ScenarioProcesses processes;
     private final ChildProcesses children = new ChildProcesses();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final int kafkaPort;
-    private final int controllerPort;
-    private final int restPort;
     private PostgresCluster postgres;
     private volatile Process broker;
     private volatile Process worker;
@@ -75,17 +71,7 @@ final class SoakServices implements AutoCloseable {
     SoakServices(Path projectRoot) throws IOException {
         this.root = projectRoot;
         this.workDir = Files.createTempDirectory("pgoutput-soak-");
-        Path classPathFile = projectRoot.resolve("testing/target/kafka.classpath");
-        if (!Files.isRegularFile(classPathFile)
-                || !Files.isDirectory(projectRoot.resolve("packaging/target/plugin/kafka-connect-pgoutput"))) {
-            throw new IllegalStateException("no " + classPathFile + " or no plugin folder under "
-                    + projectRoot.resolve("packaging/target/plugin") + "; build first: mvn -q -pl scenarios/soak -am package "
-                    + "-DskipTests");
-        }
-        this.kafkaClassPath = Files.readString(classPathFile).strip();
-        this.kafkaPort = LoopbackPorts.take();
-        this.controllerPort = LoopbackPorts.take();
-        this.restPort = LoopbackPorts.take();
+        this.processes = ScenarioProcesses.of(projectRoot);
     }
 
     Path workDir() {
@@ -97,7 +83,7 @@ final class SoakServices implements AutoCloseable {
     }
 
     String bootstrap() {
-        return "127.0.0.1:" + kafkaPort;
+        return processes.bootstrap();
     }
 
     /** Starts PostgreSQL with the soak's tables and publication, the broker, the worker, and the connector. */
@@ -160,7 +146,7 @@ final class SoakServices implements AutoCloseable {
 
     void startBroker() throws IOException, InterruptedException {
         // One partition for the consumer offsets topic and 64 MB segments: less log to recover after each kill -9.
-        broker = KafkaProcesses.startBroker(kafkaClassPath, kafkaPort, controllerPort,
+        broker = KafkaProcesses.startBroker(processes.classPath(), processes.brokerPort(), processes.controllerPort(),
                 Map.of("offsets.topic.num.partitions", "1", "log.segment.bytes", "67108864"), workDir, children);
     }
 
@@ -168,7 +154,7 @@ final class SoakServices implements AutoCloseable {
         // One worker that comes back with a new member id: without a short delay its lost assignment would wait for
         // the old member for the default 5 minutes. All plugins have ServiceLoader manifests; scanning the class path
         // by reflection instead would add some 20 s to every restart here.
-        worker = KafkaProcesses.startWorker(kafkaClassPath, bootstrap(), restPort, root.resolve("packaging/target/plugin"),
+        worker = KafkaProcesses.startWorker(processes.classPath(), bootstrap(), processes.restPort(), processes.pluginFolder(),
                 Map.of("scheduled.rebalance.max.delay.ms", "1000", "plugin.discovery", "service_load",
                         "offset.storage.partitions", "1", "status.storage.partitions", "1"), workDir, children);
     }
@@ -370,7 +356,7 @@ final class SoakServices implements AutoCloseable {
     }
 
     private String rest() {
-        return "http://127.0.0.1:" + restPort;
+        return processes.restUrl();
     }
 
     private static void kill(Process process) throws InterruptedException {

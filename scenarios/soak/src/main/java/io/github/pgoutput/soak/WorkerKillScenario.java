@@ -26,7 +26,6 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.pgoutput.testing.LoopbackPorts;
 import io.github.pgoutput.testing.kafka.ChildProcesses;
 import io.github.pgoutput.testing.kafka.ConnectRest;
 import io.github.pgoutput.testing.kafka.KafkaProcesses;
@@ -99,12 +98,9 @@ final class WorkerKillScenario implements AutoCloseable {
     private final Settings settings;
     private final Consumer<String> log;
     private final Path workDir;
-    private final String kafkaClassPath;
+    private final ScenarioProcesses processes;
     private final ChildProcesses children = new ChildProcesses();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final int kafkaPort;
-    private final int controllerPort;
-    private final int restPort;
     private PostgresCluster postgres;
     private Process worker;
     private DeliveryGuarantee workerGuarantee;
@@ -116,18 +112,8 @@ final class WorkerKillScenario implements AutoCloseable {
         this.root = projectRoot;
         this.settings = settings;
         this.log = log;
-        Path classPathFile = projectRoot.resolve("testing/target/kafka.classpath");
-        if (!Files.isRegularFile(classPathFile)
-                || !Files.isDirectory(projectRoot.resolve("packaging/target/plugin/kafka-connect-pgoutput"))) {
-            throw new IllegalStateException("no " + classPathFile + " or no plugin folder under "
-                    + projectRoot.resolve("packaging/target/plugin") + "; build first: mvn -q -pl scenarios/soak -am package "
-                    + "-DskipTests");
-        }
-        this.kafkaClassPath = Files.readString(classPathFile).strip();
+        this.processes = ScenarioProcesses.of(projectRoot);
         this.workDir = Files.createTempDirectory("pgoutput-worker-kill-");
-        this.kafkaPort = LoopbackPorts.take();
-        this.controllerPort = LoopbackPorts.take();
-        this.restPort = LoopbackPorts.take();
     }
 
     Path workDir() {
@@ -149,7 +135,7 @@ final class WorkerKillScenario implements AutoCloseable {
         postgres = PostgresCluster.start(17, Map.of("logical_decoding_work_mem", "'64kB'", "max_connections", "30",
                 "log_min_messages", "warning"));
         postgres.createDatabase(DATABASE);
-        KafkaProcesses.startBroker(kafkaClassPath, kafkaPort, controllerPort,
+        KafkaProcesses.startBroker(processes.classPath(), processes.brokerPort(), processes.controllerPort(),
                 Map.of("offsets.topic.num.partitions", "1", "log.segment.bytes", "67108864"), workDir, children);
     }
 
@@ -452,8 +438,8 @@ final class WorkerKillScenario implements AutoCloseable {
         props.put("scheduled.rebalance.max.delay.ms", "1000");
         props.putAll(guarantee.worker);
         props.putAll(settings.workerOverrides());
-        worker = KafkaProcesses.startWorker(kafkaClassPath, bootstrap(), new KafkaProcesses.WorkerSettings(restPort,
-                root.resolve("packaging/target/plugin").toString(), settings.workerHeap(),
+        worker = KafkaProcesses.startWorker(processes.classPath(), bootstrap(), new KafkaProcesses.WorkerSettings(processes.restPort(),
+                processes.pluginFolder().toString(), settings.workerHeap(),
                 List.of("-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"), props), workDir, children);
         workerGuarantee = guarantee;
@@ -566,11 +552,11 @@ final class WorkerKillScenario implements AutoCloseable {
     }
 
     String bootstrap() {
-        return "127.0.0.1:" + kafkaPort;
+        return processes.bootstrap();
     }
 
     String rest() {
-        return "http://127.0.0.1:" + restPort;
+        return processes.restUrl();
     }
 
     static long millis(long nanos, long from) {
