@@ -2,8 +2,8 @@
 # Debezium parity (issue 15): runs only parity/'s DebeziumParityIT, which starts PostgreSQL 17, a KRaft broker and one
 # Connect worker with Debezium 3.7.1's plugin folder (bench/debezium-plugin, from Maven Central) and our
 # connector, runs scenarios/parity/src/test/resources/workload.sql under both in every mode, compares their records field by
-# field and writes parity/target/parity-report.md (records: parity/target/parity/<mode>/{debezium,ours}.jsonl; an
-# allow-list that would accept today's differences: parity/target/known-differences.suggested.txt).
+# field and writes scenarios/parity/target/parity-report.md (records: scenarios/parity/target/parity/<mode>/{debezium,ours}.jsonl; an
+# allow-list that would accept today's differences: scenarios/parity/target/known-differences.suggested.txt).
 #
 #   scenarios/parity.sh [extra Maven arguments, e.g. -o]
 #
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 mvn -B "$@" -pl scenarios/parity -am verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
     -Dfailsafe.failIfNoSpecifiedTests=false -Dit.test=DebeziumParityIT -Dpg.versions=17
 status=$?
-output=parity/target/failsafe-reports/io.github.pgoutput.connect.DebeziumParityIT-output.txt
+output=scenarios/parity/target/failsafe-reports/io.github.pgoutput.parity.DebeziumParityIT-output.txt
 [ -f "$output" ] && grep -E '^(Debezium parity:|parity: )' "$output"
-echo "report: $(pwd)/parity/target/parity-report.md"
+echo "report: $(pwd)/scenarios/parity/target/parity-report.md"
 exit $status

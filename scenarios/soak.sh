@@ -22,7 +22,7 @@ started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 set +e
 "$java" -Xmx1g -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dpgoutput.root="$root" \
     -Dpg.bundles.dir="$root/testing/target/postgres-bundles" \
-    -cp "$root/soak/target/classes:$(cat "$root/soak/target/soak.classpath")" io.github.pgoutput.soak.SoakRun "$@" \
+    -cp "$root/scenarios/soak/target/classes:$(cat "$root/scenarios/soak/target/soak.classpath")" io.github.pgoutput.soak.SoakRun "$@" \
     2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e

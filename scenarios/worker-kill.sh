@@ -24,4 +24,4 @@ mvn -B -q -pl scenarios/soak -am package -DskipTests
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 exec "$java" -Xmx2g -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dpgoutput.root="$root" \
     -Dpg.bundles.dir="$root/testing/target/postgres-bundles" \
-    -cp "$root/soak/target/classes:$(cat "$root/soak/target/soak.classpath")" io.github.pgoutput.soak.WorkerKillRun "$@"
+    -cp "$root/scenarios/soak/target/classes:$(cat "$root/scenarios/soak/target/soak.classpath")" io.github.pgoutput.soak.WorkerKillRun "$@"

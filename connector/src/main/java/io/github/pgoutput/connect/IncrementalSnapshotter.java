@@ -77,10 +77,6 @@ public final class IncrementalSnapshotter implements AutoCloseable {
         }
     }
 
-    IncrementalSnapshotState state() {
-        return snapshot.state();
-    }
-
     /** See {@link IncrementalSnapshot#requestSnapshotOfCapturedTables}. */
     void requestSnapshotOfCapturedTables(Predicate<TableName> selected) {
         snapshot.requestSnapshotOfCapturedTables(selected);

@@ -35,6 +35,7 @@ import io.github.pgoutput.snapshot.PrefetchedChunks;
 import io.github.pgoutput.snapshot.ScriptedSnapshots;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
@@ -177,7 +178,7 @@ class IncrementalSnapshotterTest {
                 "c@signals", "r1:incremental", "r2:incremental", "c100@orders", "r3:incremental", "r4:incremental",
                 "c101@orders", "r5:incremental");
         assertThat(table.reads).containsExactly("public.orders after []", "public.orders after [2]", "public.orders after [4]");
-        assertThat(snapshotter.state().active()).isFalse();
+        assertThat(underWay(snapshotter)).isFalse();
         assertThat(chunkEnds).extracting(IncrementalSnapshotterTest::describe).containsExactly("r2:incremental", "r4:incremental",
                 "r5:incremental");
     }
@@ -198,7 +199,7 @@ class IncrementalSnapshotterTest {
         assertThat(records).containsExactlyInAnyOrder("r1:incremental", "r2:incremental", "r3:incremental", "c100@orders", "c101@orders");
         assertThat(records.indexOf("c100@orders")).as("the stream keeps its order").isLessThan(records.indexOf("c101@orders"));
         assertThat(records.indexOf("r1:incremental")).as("a chunk's rows stay together").isEqualTo(records.indexOf("r2:incremental") - 1);
-        assertThat(snapshotter.state().active()).isFalse();
+        assertThat(underWay(snapshotter)).isFalse();
     }
 
     @Test
@@ -211,7 +212,7 @@ class IncrementalSnapshotterTest {
         assertThat(table.reads).isNotEmpty();
 
         snapshotter.abandoned();
-        assertThat(snapshotter.state().active()).as("the records that queued the tables never reached Kafka").isFalse();
+        assertThat(underWay(snapshotter)).as("the records that queued the tables never reached Kafka").isFalse();
         table.reads.clear();
         drain(emitter(snapshotter, ORDERS_RELATION), snapshotter, 100, 5);
 
@@ -241,7 +242,7 @@ class IncrementalSnapshotterTest {
         assertThat(resumed).extracting(IncrementalSnapshotterTest::describe).containsExactly("r3:incremental", "r4:incremental",
                 "r5:incremental", "c@signals");
         assertThat(again.reads).containsExactly("public.orders after [2]", "public.orders after [5]");
-        assertThat(restarted.state().active()).as("the snapshot is over").isFalse();
+        assertThat(underWay(restarted)).as("the snapshot is over").isFalse();
         assertThat(SourceOffsets.incrementalSnapshot(restarted.offset(new java.util.HashMap<>()))).isNull();
     }
 
@@ -307,7 +308,7 @@ class IncrementalSnapshotterTest {
         assertThat(records).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals", "c@signals",
                 "c100@orders", "c@signals", "r1:incremental", "r2:incremental", "c101@orders", "r3:incremental",
                 "r4:incremental", "c@signals", "c102@orders");
-        assertThat(snapshotter.state().active()).isFalse();
+        assertThat(underWay(snapshotter)).isFalse();
     }
 
     @Test
@@ -328,7 +329,6 @@ class IncrementalSnapshotterTest {
                 "r5:incremental");
         snapshotter.abandoned();
 
-        assertThat(snapshotter.state().after()).containsExactly("2");
         List<SourceRecord> again = drain(emitter, snapshotter, 100, 3);
         assertThat(again).extracting(IncrementalSnapshotterTest::describe).containsExactly("r3:incremental", "r4:incremental",
                 "r5:incremental", "r6:incremental");
@@ -360,7 +360,7 @@ class IncrementalSnapshotterTest {
 
         assertThat(drain(emitter, snapshotter, 100, 3)).extracting(IncrementalSnapshotterTest::describe).containsExactly("c@signals",
                 "c7@orders");
-        assertThat(snapshotter.state().active()).isFalse();
+        assertThat(underWay(snapshotter)).isFalse();
     }
 
     @Test
@@ -374,7 +374,7 @@ class IncrementalSnapshotterTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> drain(emitter, snapshotter, 100, 3))
                 .isInstanceOf(io.github.pgoutput.snapshot.SnapshotException.class).hasMessageContaining("57P01")
                 .satisfies(e -> assertThat(ErrorClassifier.verdict(e).retriable()).isTrue());
-        assertThat(snapshotter.state().active()).isTrue();
+        assertThat(underWay(snapshotter)).isTrue();
     }
 
     @Test
@@ -490,5 +490,10 @@ class IncrementalSnapshotterTest {
         assertThat(table.reads).as("the signal was applied").isNotEmpty();
         assertThat(tracker.durableThrough(Lsn.INVALID)).as("a failure now must find the signal sent again").isEqualTo(Lsn.INVALID);
         assertThat(tracker.durableThrough(Lsn.of(0x5020))).isEqualTo(Lsn.of(0x5020));
+    }
+
+    /** Whether the next record's offset says an incremental snapshot is under way: what a restarted task goes on from. */
+    private static boolean underWay(IncrementalSnapshotter snapshotter) {
+        return SourceOffsets.incrementalSnapshot(snapshotter.offset(new HashMap<>())) != null;
     }
 }
