@@ -92,7 +92,7 @@ public final class ConnectionFailures {
             return Optional.of(new ReplicationSetupException(Setting.SSL_CLIENT_CERT, text + "; database.sslcert must"
                     + " name a readable PEM file with the client certificate", error));
         }
-        if ("28000".equals(sql.getSQLState()) && message.contains("certificate")) {
+        if (SqlStates.INVALID_AUTHORIZATION.equals(sql.getSQLState()) && message.contains("certificate")) {
             return Optional.of(new ReplicationSetupException(Setting.SSL_CLIENT_CERT, text + "; pg_hba.conf asks this"
                     + " connection for a client certificate; set database.sslcert and database.sslkey to a certificate"
                     + " signed by the server's ssl_ca_file whose CN is database.user", error));

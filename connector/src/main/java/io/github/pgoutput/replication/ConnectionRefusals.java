@@ -48,7 +48,7 @@ final class ConnectionRefusals {
                     + " names scram-sha-256, md5 or password), and database.password is not set: set database.password to the"
                     + " role's password", error);
         }
-        if (state.equals("28P01")) {
+        if (state.equals(SqlStates.INVALID_PASSWORD)) {
             Matcher failed = PASSWORD_FAILED.matcher(message);
             String role = failed.find() ? failed.group(1) : "the role";
             return permanent(Setting.PASSWORD, text + "; the server refused database.password for role '" + role + "' (it says"
@@ -57,7 +57,7 @@ final class ConnectionRefusals {
                     + Identifiers.quote(role) + " PASSWORD '<new password>'", error);
         }
         Matcher hba = NO_HBA_LINE.matcher(message);
-        if (state.equals("28000") && hba.find()) {
+        if (state.equals(SqlStates.INVALID_AUTHORIZATION) && hba.find()) {
             String address = hba.group(2);
             String line = "host " + hba.group(4) + " " + hba.group(3) + " " + address + (address.contains(":") ? "/128" : "/32")
                     + " scram-sha-256";
@@ -70,12 +70,12 @@ final class ConnectionRefusals {
                     + " in the service's network settings instead", error);
         }
         Matcher role = ROLE_MISSING.matcher(message);
-        if (state.equals("28000") && role.find()) {
+        if (state.equals(SqlStates.INVALID_AUTHORIZATION) && role.find()) {
             return permanent(Setting.USER, text + "; no role '" + role.group(1) + "' exists on the server: correct database.user,"
                     + " or create the role as an administrator (CREATE ROLE " + Identifiers.quote(role.group(1))
                     + " WITH LOGIN REPLICATION PASSWORD '<password>'; docs/setup-postgresql.md lists the privileges each mode needs)", error);
         }
-        if (state.equals("42501") && message.contains(NO_CONNECT_PRIVILEGE)) {
+        if (state.equals(SqlStates.INSUFFICIENT_PRIVILEGE) && message.contains(NO_CONNECT_PRIVILEGE)) {
             Matcher database = Pattern.compile("permission denied for database \"([^\"]*)\"").matcher(message);
             String name = database.find() ? database.group(1) : "<database>";
             return permanent(Setting.USER, text + "; the role may not connect to database '" + name + "' (it lacks the CONNECT"
@@ -83,7 +83,7 @@ final class ConnectionRefusals {
                     + Identifiers.quote(name) + " TO " + (user == null ? "<database.user>" : Identifiers.quote(user)), error);
         }
         Matcher database = DATABASE_MISSING.matcher(message);
-        if (state.equals("3D000") && database.find()) {
+        if (state.equals(SqlStates.INVALID_CATALOG_NAME) && database.find()) {
             return permanent(Setting.DBNAME, text + "; no database '" + database.group(1) + "' exists on the server: correct"
                     + " database.dbname (SELECT datname FROM pg_database lists them)", error);
         }

@@ -89,7 +89,7 @@ final class KeepaliveGuard {
         } catch (SQLException e) {
             failure.compareAndSet(null, e);
         } catch (RuntimeException e) {
-            failure.compareAndSet(null, new SQLException("keepalive failed: " + e, "08006", e));
+            failure.compareAndSet(null, new SQLException("keepalive failed: " + e, SqlStates.CONNECTION_FAILURE, e));
         } finally {
             streamLock.unlock();
         }

@@ -17,7 +17,6 @@ public final class PublicationManager {
 
     private static final Logger log = LoggerFactory.getLogger(PublicationManager.class);
 
-    private static final String DUPLICATE_OBJECT = "42710";
     /** The first PostgreSQL major with publication column lists. */
     static final int COLUMN_LISTS_SINCE = 15;
 
@@ -122,7 +121,7 @@ public final class PublicationManager {
         try (Statement st = sql.createStatement()) {
             st.execute(ddl);
         } catch (SQLException e) {
-            if (!DUPLICATE_OBJECT.equals(e.getSQLState()) || !exists(sql, publicationName)) {
+            if (!SqlStates.DUPLICATE_OBJECT.equals(e.getSQLState()) || !exists(sql, publicationName)) {
                 throw e;
             }
         }

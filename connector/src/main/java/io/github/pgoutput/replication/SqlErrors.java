@@ -37,11 +37,11 @@ final class SqlErrors {
             return new ReplicationConnectionLostException(transientSetting(state, fallback), text + transientHint(state), e);
         }
         return switch (state) {
-            case "28P01" -> new ReplicationSetupException(Setting.PASSWORD, text + "; check the password", e);
-            case "28000" -> new ReplicationSetupException(Setting.USER, text
+            case SqlStates.INVALID_PASSWORD -> new ReplicationSetupException(Setting.PASSWORD, text + "; check the password", e);
+            case SqlStates.INVALID_AUTHORIZATION -> new ReplicationSetupException(Setting.USER, text
                     + "; check database.user, and that pg_hba.conf admits this user to the database from the worker's address", e);
-            case "3D000" -> new ReplicationSetupException(Setting.DBNAME, text + "; check the database name", e);
-            case "42501" -> new ReplicationSetupException(Setting.USER, text
+            case SqlStates.INVALID_CATALOG_NAME -> new ReplicationSetupException(Setting.DBNAME, text + "; check the database name", e);
+            case SqlStates.INSUFFICIENT_PRIVILEGE -> new ReplicationSetupException(Setting.USER, text
                     + "; grant the role the needed privilege (ALTER ROLE ... REPLICATION, or table ownership for a FILTERED publication)", e);
             default -> new ReplicationSetupException(fallback, text, e);
         };

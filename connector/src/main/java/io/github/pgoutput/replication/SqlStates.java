@@ -61,6 +61,22 @@ public final class SqlStates {
     public static final String PROTOCOL_VIOLATION = "08P01";
     /** 53300 too many connections (or walsenders). */
     public static final String TOO_MANY_CONNECTIONS = "53300";
+    /** 28P01 invalid password. */
+    public static final String INVALID_PASSWORD = "28P01";
+    /** 28000 invalid authorization specification: no such role, or pg_hba.conf refuses the connection. */
+    public static final String INVALID_AUTHORIZATION = "28000";
+    /** 3D000 invalid catalog name: the database does not exist. */
+    public static final String INVALID_CATALOG_NAME = "3D000";
+    /** 42501 insufficient privilege. */
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /** 42P01 undefined table. */
+    public static final String UNDEFINED_TABLE = "42P01";
+    /** 57014 query cancelled (a statement timeout, or a cancel request). */
+    public static final String QUERY_CANCELED = "57014";
+    /** 42710 duplicate object: for example a publication another session created first. */
+    public static final String DUPLICATE_OBJECT = "42710";
+    /** 08006 connection failure. */
+    public static final String CONNECTION_FAILURE = "08006";
 
     private SqlStates() {
     }

@@ -27,8 +27,6 @@ import java.util.Objects;
 public record TableColumns(TableName table, List<String> columns, char replicaIdentity, List<String> identityColumns,
                            List<String> primaryKey) {
 
-    /** The SQLState of a {@code regclass} cast of a name that no table has (dropped since it was listed). */
-    private static final String UNDEFINED_TABLE = "42P01";
 
     private static final String QUERY = """
             SELECT c.relreplident,
@@ -83,7 +81,8 @@ public record TableColumns(TableName table, List<String> columns, char replicaId
                     };
                     read.put(table, new TableColumns(table, columns, identity, identityColumns, primaryKey));
                 } catch (SQLException e) {
-                    if (UNDEFINED_TABLE.equals(e.getSQLState())) {
+                    // A regclass cast of a name no table has any more (dropped since it was listed).
+                    if (SqlStates.UNDEFINED_TABLE.equals(e.getSQLState())) {
                         continue;
                     }
                     throw e;

@@ -4,6 +4,7 @@ import io.github.pgoutput.pgoutput.Lsn;
 import io.github.pgoutput.replication.FailoverSlots;
 import io.github.pgoutput.replication.PgConnections;
 import io.github.pgoutput.replication.ReplicationSettings;
+import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.snapshot.SnapshotException.Reason;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +93,7 @@ public final class ExportedSnapshot implements AutoCloseable {
             }
         } catch (SQLException e) {
             closeQuietly(replication);
-            if ("57014".equals(e.getSQLState())) {
+            if (SqlStates.QUERY_CANCELED.equals(e.getSQLState())) {
                 throw new SnapshotException(Reason.SLOT_CREATION_BLOCKED, "creating replication slot '" + slotName
                         + "' with an exported snapshot did not finish within " + timeout.toSeconds() + " s: slot creation waits until"
                         + " every transaction open when it began has ended, prepared transactions included. Still open: "

@@ -1,5 +1,6 @@
 package io.github.pgoutput.snapshot;
 
+import io.github.pgoutput.replication.SqlStates;
 import io.github.pgoutput.replication.TableName;
 import io.github.pgoutput.snapshot.ChunkReader.Chunk;
 import java.sql.SQLException;
@@ -95,7 +96,7 @@ public final class PrefetchedChunks implements IncrementalSnapshot.Chunks {
         try {
             return finished(read);
         } catch (CancellationException e) {
-            throw new SQLException("the read of the next chunk was cancelled", "57014", e);
+            throw new SQLException("the read of the next chunk was cancelled", SqlStates.QUERY_CANCELED, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof SQLException sql) {
