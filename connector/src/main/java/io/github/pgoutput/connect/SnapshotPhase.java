@@ -97,7 +97,7 @@ public final class SnapshotPhase implements AutoCloseable {
     }
 
     /** The stored offset as the planner sees it; {@code stored} null when none is stored. Pure. */
-    public static StoredOffset storedOffset(Map<String, Object> stored) {
+    static StoredOffset storedOffset(Map<String, Object> stored) {
         if (stored == null) {
             return new StoredOffset.Absent();
         }

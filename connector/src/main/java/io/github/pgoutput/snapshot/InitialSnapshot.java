@@ -62,16 +62,12 @@ public final class InitialSnapshot implements AutoCloseable {
     }
 
     /**
-     * What to do at start-up: reads the slot named {@code settings.slotName()} and asks {@link SnapshotPlanner}.
+     * What to do at start-up: reads the slot named {@code settings.slotName()} and asks {@link SnapshotPlanner};
+     * {@code resumable} for an exactly-once snapshot.
      *
      * @throws SnapshotException as {@link SnapshotPlanner#decide} does
      * @throws SQLException      when the slot cannot be read
      */
-    public static SnapshotPlan plan(ReplicationSettings settings, SnapshotMode mode, StoredOffset offset) throws SQLException {
-        return plan(settings, mode, offset, false);
-    }
-
-    /** {@link #plan(ReplicationSettings, SnapshotMode, StoredOffset)}; {@code resumable} for an exactly-once snapshot. */
     public static SnapshotPlan plan(ReplicationSettings settings, SnapshotMode mode, StoredOffset offset, boolean resumable) throws SQLException {
         Optional<SlotInfo> found = SlotManager.find(settings);
         if (offset instanceof StoredOffset.Debezium debezium) {
@@ -124,24 +120,14 @@ public final class InitialSnapshot implements AutoCloseable {
      * @param captureOrder      the table include list, whose order the tables are read in
      * @param snapshotSettings  how the tables are read
      * @param slotCreationTimeout how long slot creation may wait for the transactions open at that moment
-     * @throws SnapshotException as {@link SnapshotReader#start} does
+     * @param resumable         an exactly-once snapshot: the tables are read one after another in key order
+     *                          ({@link SnapshotReader#startInKeyOrder}), so that it can be resumed, and a plan with
+     *                          {@link SnapshotPlan#resumeFrom()} resumes one: it keeps the slot, takes a new exported
+     *                          snapshot from a temporary slot, and reads the rows after the stored position from it
+     * @throws SnapshotException as {@link SnapshotReader#start} does, and
+     *                           {@link SnapshotException.Reason#NOT_RESUMABLE} (resumable only) when the table list is
+     *                           not the one the interrupted snapshot read, or a table has no unique key
      * @throws SQLException      when the slot, the publication or the tables cannot be set up
-     */
-    public static InitialSnapshot start(ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
-                                        Predicate<TableName> captured, List<Pattern> captureOrder,
-                                        SnapshotSettings snapshotSettings, Duration slotCreationTimeout) throws SQLException {
-        return start(settings, plan, temporary, captured, captureOrder, snapshotSettings, slotCreationTimeout, false);
-    }
-
-    /**
-     * {@link #start(ReplicationSettings, SnapshotPlan, boolean, Predicate, List, SnapshotSettings, Duration)}; with
-     * {@code resumable} (an exactly-once snapshot) the tables are read one after another in key order
-     * ({@link SnapshotReader#startInKeyOrder}), so that the snapshot can be resumed, and a plan with
-     * {@link SnapshotPlan#resumeFrom()} resumes one: it keeps the slot, takes a new exported snapshot from a temporary
-     * slot, and reads the rows after the stored position from it.
-     *
-     * @throws SnapshotException {@link SnapshotException.Reason#NOT_RESUMABLE} when the table list is not the one the
-     *                           interrupted snapshot read, or a table has no unique key
      */
     public static InitialSnapshot start(ReplicationSettings settings, SnapshotPlan plan, boolean temporary,
                                         Predicate<TableName> captured, List<Pattern> captureOrder,

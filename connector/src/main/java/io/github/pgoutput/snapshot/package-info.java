@@ -40,7 +40,7 @@
  *       consistent point arrives there, none before it.</li>
  * </ol>
  *
- * <p>An exactly-once snapshot (the {@code resumable} variants of {@code plan} and {@code start}) reads one table after
+ * <p>An exactly-once snapshot ({@code resumable} in {@code plan} and {@code start}) reads one table after
  * another in the order of its {@link io.github.pgoutput.snapshot.TableKey}, a big table in
  * {@link io.github.pgoutput.snapshot.KeyRanges} read at once, so that each record's offset can name the rows still to
  * read: each range after the last of its rows in Kafka ({@link io.github.pgoutput.snapshot.ResumableProgress}). The planner then answers an interrupted

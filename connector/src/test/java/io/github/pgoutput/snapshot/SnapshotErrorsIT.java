@@ -50,7 +50,7 @@ class SnapshotErrorsIT {
         SnapshotPlan only = new SnapshotPlan(SnapshotPlan.Action.SNAPSHOT_ONLY, false, "initial_only");
 
         assertThatThrownBy(() -> InitialSnapshot.start(settings, only, true, table -> true, List.of(),
-                SnapshotSettings.defaults(), Duration.ofSeconds(30)))
+                SnapshotSettings.defaults(), Duration.ofSeconds(30), false))
                 .isInstanceOfSatisfying(SnapshotException.class, e -> assertThat(e.reason()).isEqualTo(Reason.PRIVILEGE));
 
         // The temporary slot lives as long as the replication connection that created it: left open, both would stay
